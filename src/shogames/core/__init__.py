@@ -1,0 +1,25 @@
+"""The core every game, agent and interface shares: protocol, settings, errors, registry, perft."""
+
+from shogames.core.errors import IllegalMoveError, NotationError, SettingsError, ShogamesError
+from shogames.core.perft import perft, perft_divide
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import available_games, game_class, make, register
+from shogames.core.settings import Setting, SettingValue
+
+__all__ = [
+    "CHANCE",
+    "Game",
+    "IllegalMoveError",
+    "NotationError",
+    "Setting",
+    "SettingValue",
+    "SettingsError",
+    "ShogamesError",
+    "State",
+    "available_games",
+    "game_class",
+    "make",
+    "perft",
+    "perft_divide",
+    "register",
+]

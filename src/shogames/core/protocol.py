@@ -1,0 +1,244 @@
+"""The game protocol that every game implements, in OpenSpiel's shape.
+
+A :class:`Game` holds the static facts of one game under fixed settings: its id and version, its players,
+its length cap and the range of its returns. It makes states: :meth:`Game.new_initial_state` and
+:meth:`Game.state_from_text`.
+
+A :class:`State` is **immutable**: :meth:`State.play` returns the next state and leaves the old one as it
+was, so agents and interfaces may keep states around freely. The player to move is a seat number
+``0 .. num_players - 1``, or :data:`CHANCE` when the next move is a chance outcome (a toss, a throw of
+dice), or ``None`` once the game is over. At a chance node :meth:`State.legal_moves` lists the outcomes and
+:meth:`State.chance_outcomes` gives each with its exact probability as a :class:`~fractions.Fraction`.
+
+Moves are small hashable values chosen by each game. Every game turns them to text and back with
+:meth:`State.move_to_text` and :meth:`State.parse_move`, and positions with :meth:`State.to_text` and
+:meth:`Game.state_from_text`.
+
+Fast path: :meth:`State.play` checks that the move is legal. Search code that only plays moves taken from
+:meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check.
+
+Glossary, shared by every game: a *move* is one decision of one player (or one chance outcome); a *ply*
+is one move played; *seat* numbers the players from 0 in the order of :attr:`Game.player_names`;
+*returns* are the final payoffs per seat; the *length cap* ends a game as *truncated* after
+:attr:`Game.max_game_length` plies.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+
+from shogames.core.errors import IllegalMoveError
+from shogames.core.settings import Setting, SettingValue, format_settings, resolve_settings
+
+CHANCE: Final = -1
+"""The value of :attr:`State.to_move` when the next move is a chance outcome."""
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+StateT = TypeVar("StateT", bound="State[Any]")
+
+
+class Game(ABC, Generic[StateT]):
+    """One game under fixed, validated settings; the factory of its states.
+
+    Subclasses set the class attributes and implement the abstract methods. Construct with settings as
+    keyword arguments (``ShobuGame(max_turns=100)``), optionally starting from a named preset; the
+    registry's :func:`shogames.make` does the same by game id.
+
+    Args:
+        preset: the name of one of :attr:`presets`, whose values replace the defaults.
+        **settings: explicit setting values, which replace the preset's.
+
+    Raises:
+        SettingsError: an unknown preset or setting, or a value that is not allowed.
+    """
+
+    id: ClassVar[str]
+    """Short snake_case identifier used by the registry, the CLI and records."""
+    name: ClassVar[str]
+    """The game's name for people."""
+    version: ClassVar[int]
+    """Rules version: changes only when behaviour (legal moves, results, notation) changes."""
+    setting_specs: ClassVar[tuple[Setting, ...]] = ()
+    """Every named setting, with its default."""
+    presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {}
+    """Named bundles of setting values (rulesets and variants)."""
+
+    def __init__(self, preset: str | None = None, **settings: object) -> None:
+        self.preset = preset
+        self.settings: Mapping[str, SettingValue] = resolve_settings(
+            self.setting_specs, self.presets, preset, settings
+        )
+
+    @property
+    @abstractmethod
+    def player_names(self) -> tuple[str, ...]:
+        """The seats' names, in seat order (``("Black", "White")`` for Shobu)."""
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the game has."""
+        return len(self.player_names)
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """The length cap: the most plies a game can last before it is cut as truncated."""
+
+    @property
+    def min_utility(self) -> float:
+        """The smallest value any seat's return can take."""
+        return -1.0
+
+    @property
+    def max_utility(self) -> float:
+        """The largest value any seat's return can take."""
+        return 1.0
+
+    @property
+    def is_zero_sum(self) -> bool:
+        """Whether the returns of every terminal state add up to zero."""
+        return True
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether any state of this game can have :data:`CHANCE` to move."""
+        return False
+
+    @abstractmethod
+    def new_initial_state(self) -> StateT:
+        """The state before the first move."""
+
+    @abstractmethod
+    def state_from_text(self, text: str) -> StateT:
+        """Read a position written by :meth:`State.to_text`.
+
+        Raises:
+            NotationError: the text is not a position of this game; the message says which part.
+        """
+
+    def settings_text(self) -> str:
+        """The settings as ``name=value`` pairs, the form records and the CLI use."""
+        return format_settings(self.settings)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.settings_text()})"
+
+
+class State(ABC, Generic[MoveT]):
+    """One position of a game, immutable, with everything needed to continue it.
+
+    Subclasses implement the abstract methods; :meth:`play`, :meth:`is_legal`, :meth:`count_legal_moves`
+    and :meth:`chance_outcomes` have general implementations that a game may replace with faster ones.
+    """
+
+    @property
+    @abstractmethod
+    def game(self) -> Game[Any]:
+        """The game (with its settings) this state belongs to."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to move, :data:`CHANCE` at a chance node, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """How many moves (chance outcomes included) have been played since the initial state."""
+
+    @abstractmethod
+    def legal_moves(self) -> Sequence[MoveT]:
+        """Every legal move (or chance outcome) in a fixed, deterministic order; empty when terminal."""
+
+    @abstractmethod
+    def play_unchecked(self, move: MoveT) -> Self:
+        """The state after ``move``, without checking that the move is legal (the search fast path).
+
+        Only call it with a move from :meth:`legal_moves`: anything else gives an undefined state.
+        """
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over (won, drawn by rule, or cut by the length cap)."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """The payoff of every seat: final values when terminal, zeros before."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable key equal for equal positions, for repetition and transposition tables."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position as text; :meth:`Game.state_from_text` reads it back to an equal key."""
+
+    @abstractmethod
+    def move_to_text(self, move: MoveT) -> str:
+        """A move (legal in this state) in the game's notation."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> MoveT:
+        """Read a move in the game's notation and check that it is legal here.
+
+        Raises:
+            NotationError: the text is not a move in this game's notation.
+            IllegalMoveError: the move is well formed but not legal in this state.
+        """
+
+    def diagram(self) -> str:
+        """A picture of the position in plain text for terminals; games draw their own board."""
+        return self.to_text()
+
+    def is_truncated(self) -> bool:
+        """Whether the game ended because it reached the length cap rather than by the rules."""
+        return False
+
+    def termination(self) -> str | None:
+        """How the game ended, in a few words (``"normal"``, ``"length cap"``), or ``None`` if not over."""
+        if not self.is_terminal():
+            return None
+        return "length cap" if self.is_truncated() else "normal"
+
+    def chance_outcomes(self) -> Sequence[tuple[MoveT, Fraction]]:
+        """At a chance node, every outcome with its exact probability; the probabilities sum to 1.
+
+        Raises:
+            ValueError: the state is not a chance node.
+        """
+        raise ValueError("chance_outcomes() asked of a state whose mover is not CHANCE")
+
+    def is_legal(self, move: MoveT) -> bool:
+        """Whether ``move`` is legal in this state."""
+        return move in self.legal_moves()
+
+    def count_legal_moves(self) -> int:
+        """How many legal moves there are; games may count faster than they generate."""
+        return len(self.legal_moves())
+
+    def play(self, move: MoveT) -> Self:
+        """The state after ``move``; this state is left unchanged.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (the message gives it in notation when it can).
+        """
+        if not self.is_legal(move):
+            if self.is_terminal():
+                raise IllegalMoveError(f"the game is over; no move can be played, got {move!r}")
+            raise IllegalMoveError(f"move {move!r} is not legal in position {self.to_text()!r}")
+        return self.play_unchecked(move)
+
+    def play_text(self, text: str) -> Self:
+        """Parse a move in notation and play it.
+
+        Raises:
+            NotationError: the text is not a move in this game's notation.
+            IllegalMoveError: the move is not legal here.
+        """
+        return self.play_unchecked(self.parse_move(text))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_text()!r}>"

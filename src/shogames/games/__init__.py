@@ -1,0 +1,5 @@
+"""The games. Importing this package registers every game with :mod:`shogames.core.registry`."""
+
+from shogames.games import shobu
+
+__all__ = ["shobu"]

@@ -1,0 +1,642 @@
+"""Shobu (Manolis Vranas & Jamie Sajdak): four 4×4 boards, a passive move and a matching aggressive push.
+
+Rules source: the publisher's rule sheet (``shared/seeds/002_b0206e2a9dbc760f.txt``) as read by our rulings
+(``shared/rules/shobu.md``); ``docs/games/shobu.md`` tells the rules in our words.
+
+Boards and squares
+------------------
+The four boards are numbered in the order of the position text::
+
+    +------+------+          board 0  WD  White's dark homeboard   (top left)
+    |  WD  |  WL  |  White   board 1  WL  White's light homeboard  (top right)
+    +------+------+          board 2  BD  Black's dark homeboard   (bottom left)
+    |  BD  |  BL  |  Black   board 3  BL  Black's light homeboard  (bottom right)
+    +------+------+
+
+Every board has files a–d (Black's left to right) and ranks 1–4 (south to north); directions are shared
+by all four boards. Square ``file + 4 * rank`` of board ``b`` (file and rank counted from 0) is bit
+``16 * b + file + 4 * rank`` of a 64-bit int, so one int per colour holds the whole position::
+
+    rank 4 | 12 13 14 15 |
+    rank 3 |  8  9 10 11 |     (+16 for WL, +32 for BD, +48 for BL)
+    rank 2 |  4  5  6  7 |
+    rank 1 |  0  1  2  3 |
+             a  b  c  d
+
+Moves
+-----
+A move is a whole turn, a :class:`ShobuMove`: the passive stone's square, the aggressive stone's square
+(both as bits 0–63, which name the board too), the direction (0–7, :data:`DIRECTION_NAMES`) and the
+distance (1 or 2). Text: ``BDa1-a3 WLb1-b3``: the passive board and move, then the aggressive board and
+move; the aggressive destination may be left out (``BDa1-a3 WLb1``) since it repeats the passive vector.
+When the ``no_turn=pass`` setting applies, a side with no legal turn plays :data:`PASS_MOVE` (``pass``).
+
+Speed: move generation works on whole bitboards, one shift per direction and distance for all four
+boards at once (masks keep stones from leaving their board), and :meth:`ShobuState.count_legal_moves`
+counts turns as sums of products of popcounts without building them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping
+from typing import ClassVar, Final, NamedTuple
+
+from shogames.core.errors import IllegalMoveError, NotationError
+from shogames.core.protocol import Game, State
+from shogames.core.registry import register
+from shogames.core.settings import Setting, SettingValue
+
+BLACK: Final = 0
+"""Seat of Black, who moves first."""
+WHITE: Final = 1
+"""Seat of White."""
+
+BOARD_NAMES: Final = ("WD", "WL", "BD", "BL")
+"""The boards' names in board-number order: owner (White/Black) then colour (Dark/Light)."""
+FILE_NAMES: Final = "abcd"
+"""Files from Black's left to right."""
+DIRECTION_NAMES: Final = (
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+)
+"""The eight directions in direction-number order."""
+_DIRECTION_VECTORS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+START_POSITION: Final = "wwww/4/4/bbbb wwww/4/4/bbbb wwww/4/4/bbbb wwww/4/4/bbbb b"
+"""The position text of the start: on every board Black on rank 1 and White on rank 4, Black to move."""
+
+_FULL: Final = (1 << 64) - 1
+_BOARD_MASKS: Final = tuple(0xFFFF << (16 * board) for board in range(4))
+_HOMEBOARDS: Final = ((2, 3), (0, 1))  # per seat: Black owns BD, BL; White owns WD, WL
+_BOARD_COLOUR: Final = (0, 1, 0, 1)  # 0 dark, 1 light
+
+
+def _on_board_mask(df: int, dr: int, steps: int) -> int:
+    """Bits p (on any board) such that p moved `steps` times by (df, dr) stays on its board."""
+    mask = 0
+    for board in range(4):
+        for rank in range(4):
+            for file in range(4):
+                if 0 <= file + steps * df < 4 and 0 <= rank + steps * dr < 4:
+                    mask |= 1 << (16 * board + 4 * rank + file)
+    return mask
+
+
+_DELTAS: Final = tuple(df + 4 * dr for df, dr in _DIRECTION_VECTORS)
+# Per direction, for k = 1, 2, 3 steps: (shift, mask). Shifting a bitboard right by `shift` (left when
+# negative) and masking gives the set of squares p whose square k steps away is in the bitboard.
+_RAYS: Final = tuple(
+    tuple((_DELTAS[direction] * steps, _on_board_mask(df, dr, steps)) for steps in (1, 2, 3))
+    for direction, (df, dr) in enumerate(_DIRECTION_VECTORS)
+)
+# Per seat, per homeboard: (passive board mask, mask of the two boards of the other colour).
+_PASSIVE_PLANS: Final = tuple(
+    tuple(
+        (
+            _BOARD_MASKS[board],
+            sum(_BOARD_MASKS[b] for b in range(4) if _BOARD_COLOUR[b] != _BOARD_COLOUR[board]),
+        )
+        for board in _HOMEBOARDS[seat]
+    )
+    for seat in (BLACK, WHITE)
+)
+
+
+def _towards(bits: int, shift: int, mask: int) -> int:
+    """The squares p whose square `shift` bits away (on the same board) is in `bits`."""
+    return ((bits >> shift) if shift > 0 else (bits << -shift)) & mask
+
+
+def _sources(own: int, opp: int, direction: int) -> tuple[int, int, int, int]:
+    """Where passive and aggressive moves can start, in one direction, for distances 1 and 2.
+
+    Returns (passive 1, aggressive 1, passive 2, aggressive 2) as bitboards over all four boards; the
+    caller restricts them to the boards the rules allow.
+    """
+    (s1, m1), (s2, m2), (s3, m3) = _RAYS[direction]
+    occupied = own | opp
+    empty = _FULL ^ occupied
+    empty1 = _towards(empty, s1, m1)
+    opp1 = _towards(opp, s1, m1)
+    opp2 = _towards(opp, s2, m2)
+    passive1 = own & empty1
+    passive2 = passive1 & _towards(empty, s2, m2)
+    # One step: onto an empty square, or onto an opponent whose next square is empty or off the board.
+    aggressive1 = own & (empty1 | (opp1 & ~_towards(occupied, s2, m2)))
+    # Two steps: no own stone on the path, at most one opponent, and a pushed stone needs room beyond.
+    aggressive2 = (
+        own
+        & m2
+        & ~(_towards(own, s1, m1) | _towards(own, s2, m2))
+        & ~(opp1 & opp2)
+        & (~(opp1 | opp2) | ~_towards(occupied, s3, m3))
+    )
+    return passive1, aggressive1, passive2, aggressive2
+
+
+def _iter_bits(bits: int) -> list[int]:
+    """The indices of the set bits, lowest first."""
+    squares = []
+    while bits:
+        low = bits & -bits
+        squares.append(low.bit_length() - 1)
+        bits ^= low
+    return squares
+
+
+def _count_turns(own: int, opp: int, seat: int) -> int:
+    """How many legal turns `seat` has, counted without generating them."""
+    plans = _PASSIVE_PLANS[seat]
+    total = 0
+    for direction in range(8):
+        passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, direction)
+        for passive_mask, aggressive_mask in plans:
+            count = (passive1 & passive_mask).bit_count()
+            if count:
+                total += count * (aggressive1 & aggressive_mask).bit_count()
+            count = (passive2 & passive_mask).bit_count()
+            if count:
+                total += count * (aggressive2 & aggressive_mask).bit_count()
+    return total
+
+
+class ShobuMove(NamedTuple):
+    """One turn: a passive move and the aggressive move that repeats its direction and distance.
+
+    Attributes:
+        passive_from: the passive stone's square, a bit 0–63 (board ``passive_from // 16``).
+        aggressive_from: the aggressive stone's square, a bit 0–63.
+        direction: 0–7, an index of :data:`DIRECTION_NAMES`.
+        distance: 1 or 2 squares (0 for :data:`PASS_MOVE`).
+    """
+
+    passive_from: int
+    aggressive_from: int
+    direction: int
+    distance: int
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether this is the pass of a side with no legal turn (``no_turn=pass``)."""
+        return self.distance == 0
+
+
+PASS_MOVE: Final = ShobuMove(-1, -1, 0, 0)
+"""The move of a side with no legal turn when the ``no_turn`` setting is ``pass``."""
+
+
+def square_name(bit: int) -> str:
+    """The name of a bit's square on its board, such as ``a1``; the board is ``BOARD_NAMES[bit // 16]``."""
+    within = bit & 15
+    return f"{FILE_NAMES[within & 3]}{(within >> 2) + 1}"
+
+
+def _board_text(black: int, white: int, board: int) -> str:
+    ranks = []
+    for rank in range(3, -1, -1):
+        row = ""
+        empty_run = 0
+        for file in range(4):
+            bit = 1 << (16 * board + 4 * rank + file)
+            if black & bit or white & bit:
+                if empty_run:
+                    row += str(empty_run)
+                    empty_run = 0
+                row += "b" if black & bit else "w"
+            else:
+                empty_run += 1
+        if empty_run:
+            row += str(empty_run)
+        ranks.append(row)
+    return "/".join(ranks)
+
+
+def _parse_board(text: str, board: int) -> tuple[int, int]:
+    name = BOARD_NAMES[board]
+    ranks = text.split("/")
+    if len(ranks) != 4:
+        raise NotationError(
+            f"board {name} ({text!r}) has {len(ranks)} ranks; expected 4 ranks separated by '/'"
+        )
+    black = white = 0
+    for index, row in enumerate(ranks):
+        rank = 3 - index
+        file = 0
+        for char in row:
+            if char in "1234":
+                file += int(char)
+            elif char in "bw":
+                if file < 4:
+                    bit = 1 << (16 * board + 4 * rank + file)
+                    if char == "b":
+                        black |= bit
+                    else:
+                        white |= bit
+                file += 1
+            else:
+                raise NotationError(
+                    f"board {name}, rank {rank + 1} ({row!r}): unexpected {char!r}; expected 'b' for "
+                    "a Black stone, 'w' for a White stone or a digit 1-4 for empty squares"
+                )
+        if file != 4:
+            raise NotationError(
+                f"board {name}, rank {rank + 1} ({row!r}) covers {file} squares; expected exactly 4"
+            )
+    return black, white
+
+
+_MOVE_PATTERN: Final = re.compile(
+    r"""^\s*(?P<pboard>[wb][dl])\s*(?P<pfrom>[a-d][1-4])\s*-?\s*(?P<pto>[a-d][1-4])
+        \s*[,;/]?\s*(?P<aboard>[wb][dl])\s*(?P<afrom>[a-d][1-4])\s*(?:-?\s*(?P<ato>[a-d][1-4]))?\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_MOVE_FORMAT_HINT: Final = (
+    "expected a turn like 'BDa1-a3 WLb1-b3': the passive homeboard and its move, then the aggressive "
+    "board and its stone (its destination may be left out)"
+)
+
+
+def _square_bit(board: int, name: str) -> int:
+    return 16 * board + FILE_NAMES.index(name[0].lower()) + 4 * (int(name[1]) - 1)
+
+
+def _vector(from_bit: int, to_bit: int) -> tuple[int, int] | None:
+    """(direction, distance) of a straight move of 1 or 2 squares on one board, else None."""
+    df = (to_bit & 3) - (from_bit & 3)
+    dr = ((to_bit & 15) >> 2) - ((from_bit & 15) >> 2)
+    distance = max(abs(df), abs(dr))
+    if distance not in (1, 2) or df not in (-distance, 0, distance) or dr not in (-distance, 0, distance):
+        return None
+    unit = (df // distance, dr // distance)
+    return _DIRECTION_VECTORS.index(unit), distance
+
+
+@register
+class ShobuGame(Game["ShobuState"]):
+    """Shobu under fixed settings.
+
+    Settings:
+        max_turns: turns (one passive and aggressive pair each) before the game is drawn as truncated.
+        no_turn: what happens to a side with no legal turn: ``lose`` (our ruling) or ``pass``.
+    """
+
+    id = "shobu"
+    name = "Shobu"
+    version = 1
+    setting_specs = (
+        Setting("max_turns", 300, "turns before the game is cut and drawn (length cap)", minimum=1),
+        Setting(
+            "no_turn",
+            "lose",
+            "a side with no legal turn loses, or passes",
+            choices=("lose", "pass"),
+        ),
+    )
+    presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
+        "standard": {"max_turns": 300, "no_turn": "lose"},
+    }
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """Black moves first, then White."""
+        return ("Black", "White")
+
+    @property
+    def max_game_length(self) -> int:
+        """One move is one turn, so the cap is ``max_turns``."""
+        return int(self.settings["max_turns"])
+
+    def new_initial_state(self) -> ShobuState:
+        """The start: four stones of each colour on every board, Black to move."""
+        return self.state_from_text(START_POSITION)
+
+    def state_from_text(self, text: str) -> ShobuState:
+        """Read ``WD WL BD BL side`` (rulings §3), optionally followed by the number of turns played.
+
+        Raises:
+            NotationError: the text is not a Shobu position; the message names the faulty field.
+        """
+        fields = text.split()
+        if len(fields) not in (5, 6):
+            raise NotationError(
+                f"a Shobu position has 5 fields 'WD WL BD BL side' (and optionally the turns played), "
+                f"got {len(fields)} in {text!r}"
+            )
+        black = white = 0
+        for board in range(4):
+            board_black, board_white = _parse_board(fields[board], board)
+            black |= board_black
+            white |= board_white
+        if fields[4] not in ("b", "w"):
+            raise NotationError(f"side to move must be 'b' or 'w', got {fields[4]!r}")
+        seat = BLACK if fields[4] == "b" else WHITE
+        turns = 0
+        if len(fields) == 6:
+            if not fields[5].isdigit():
+                raise NotationError(f"turns played must be a whole number, got {fields[5]!r}")
+            turns = int(fields[5])
+        winner: int | None = None
+        empty_boards = [
+            (stones_seat, BOARD_NAMES[board])
+            for board in range(4)
+            for stones_seat, stones in ((BLACK, black), (WHITE, white))
+            if not stones & _BOARD_MASKS[board]
+        ]
+        for stones_seat, board_name in empty_boards:
+            if stones_seat != seat:
+                raise NotationError(
+                    f"{self.player_names[stones_seat]} has no stones on {board_name} although "
+                    f"{self.player_names[stones_seat]} moved last; such a position cannot arise"
+                )
+            winner = 1 - seat
+        return ShobuState(self, black, white, seat, turns, winner)
+
+
+class ShobuState(State[ShobuMove]):
+    """A Shobu position: both colours' stones as 64-bit ints, the side to move, and the turns played."""
+
+    __slots__ = ("_black", "_count", "_game", "_moves", "_no_turn", "_seat", "_turns", "_white", "_winner")
+
+    def __init__(
+        self, game: ShobuGame, black: int, white: int, seat: int, turns: int, winner: int | None
+    ) -> None:
+        self._game = game
+        self._black = black
+        self._white = white
+        self._seat = seat
+        self._turns = turns
+        self._winner = winner
+        self._moves: list[ShobuMove] | None = None
+        self._count: int | None = None
+        self._no_turn = False  # set when the side to move lost for want of a legal turn
+
+    # The protocol -----------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ShobuGame:
+        """The game and its settings."""
+        return self._game
+
+    @property
+    def ply(self) -> int:
+        """Turns played so far (one turn is one move)."""
+        return self._turns
+
+    @property
+    def to_move(self) -> int | None:
+        """:data:`BLACK`, :data:`WHITE`, or ``None`` when the game is over."""
+        return None if self.is_terminal() else self._seat
+
+    @property
+    def black(self) -> int:
+        """Black's stones as a bitboard (see the module docstring for the bit layout)."""
+        return self._black
+
+    @property
+    def white(self) -> int:
+        """White's stones as a bitboard."""
+        return self._white
+
+    @property
+    def side(self) -> int:
+        """The seat whose turn it is (or would be), also once the game is over."""
+        return self._seat
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won, or ``None`` (game going on, or drawn by the length cap)."""
+        self.is_terminal()
+        return self._winner
+
+    def _own_opp(self) -> tuple[int, int]:
+        return (self._black, self._white) if self._seat == BLACK else (self._white, self._black)
+
+    def _raw_count(self) -> int:
+        if self._count is None:
+            own, opp = self._own_opp()
+            self._count = _count_turns(own, opp, self._seat)
+        return self._count
+
+    def is_terminal(self) -> bool:
+        """Over when a side has won, the length cap is reached, or (``no_turn=lose``) no turn is left."""
+        if self._winner is not None:
+            return True
+        if self._turns >= self._game.max_game_length:
+            return True
+        if self._raw_count() == 0 and self._game.settings["no_turn"] == "lose":
+            self._winner = 1 - self._seat
+            self._no_turn = True
+            return True
+        return False
+
+    def is_truncated(self) -> bool:
+        """Whether the game was cut by ``max_turns`` before anyone won."""
+        return self.is_terminal() and self._winner is None
+
+    def termination(self) -> str | None:
+        """``normal`` (a board cleared), ``no legal turn``, ``length cap``, or ``None`` while going on."""
+        if not self.is_terminal():
+            return None
+        if self._winner is None:
+            return "length cap"
+        return "no legal turn" if self._no_turn else "normal"
+
+    def returns(self) -> tuple[float, ...]:
+        """+1 for the winner and -1 for the loser; 0 each while going on or when drawn by the cap."""
+        if not self.is_terminal() or self._winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self._winner == BLACK else (-1.0, 1.0)
+
+    def key(self) -> Hashable:
+        """``(black, white, side)``: equal for equal positions whatever the turns played."""
+        return (self._black, self._white, self._seat)
+
+    def count_legal_moves(self) -> int:
+        """The number of legal turns, counted from popcounts without generating them."""
+        if self.is_terminal():
+            return 0
+        return self._raw_count() or 1  # no turn under no_turn=pass: the pass is the one move
+
+    def legal_moves(self) -> list[ShobuMove]:
+        """Every legal turn, ordered by passive board, direction, distance, then the two stones."""
+        if self._moves is None:
+            self._moves = self._generate() if not self.is_terminal() else []
+        return list(self._moves)
+
+    def _generate(self) -> list[ShobuMove]:
+        own, opp = self._own_opp()
+        plans = _PASSIVE_PLANS[self._seat]
+        moves: list[ShobuMove] = []
+        append = moves.append
+        for passive_mask, aggressive_mask in plans:
+            for direction in range(8):
+                passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, direction)
+                for distance, passive, aggressive in ((1, passive1, aggressive1), (2, passive2, aggressive2)):
+                    aggressive_squares = _iter_bits(aggressive & aggressive_mask)
+                    if not aggressive_squares:
+                        continue
+                    for passive_square in _iter_bits(passive & passive_mask):
+                        for aggressive_square in aggressive_squares:
+                            append(ShobuMove(passive_square, aggressive_square, direction, distance))
+        if not moves and self._game.settings["no_turn"] == "pass":
+            moves.append(PASS_MOVE)
+        return moves
+
+    def is_legal(self, move: ShobuMove) -> bool:
+        """Whether ``move`` is one of :meth:`legal_moves`."""
+        if self._moves is None:
+            self.legal_moves()
+        assert self._moves is not None
+        return move in self._moves
+
+    def play_unchecked(self, move: ShobuMove) -> ShobuState:
+        """Play a legal turn: move the passive stone, then the aggressive stone with any push."""
+        seat = self._seat
+        own, opp = self._own_opp()
+        if move.distance:
+            direction, distance = move.direction, move.distance
+            delta = _DELTAS[direction]
+            passive_from, aggressive_from = move.passive_from, move.aggressive_from
+            own ^= (1 << passive_from) | (1 << (passive_from + distance * delta))
+            own ^= (1 << aggressive_from) | (1 << (aggressive_from + distance * delta))
+            path = 1 << (aggressive_from + delta)
+            if distance == 2:
+                path |= 1 << (aggressive_from + 2 * delta)
+            hit = opp & path
+            if hit:
+                opp ^= hit
+                if (1 << aggressive_from) & _RAYS[direction][distance][1]:
+                    opp |= 1 << (aggressive_from + (distance + 1) * delta)
+        winner = None
+        if move.distance and not all(opp & board_mask for board_mask in _BOARD_MASKS):
+            winner = seat
+        black, white = (own, opp) if seat == BLACK else (opp, own)
+        return ShobuState(self._game, black, white, 1 - seat, self._turns + 1, winner)
+
+    # Text ---------------------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The position text of rulings §3: ``WD WL BD BL side``."""
+        boards = " ".join(_board_text(self._black, self._white, board) for board in range(4))
+        return f"{boards} {'b' if self._seat == BLACK else 'w'}"
+
+    def move_to_text(self, move: ShobuMove) -> str:
+        """A turn as ``BDa1-a3 WLb1-b3`` (or ``pass``)."""
+        if move.is_pass:
+            return "pass"
+        step = _DELTAS[move.direction] * move.distance
+        passive_board = BOARD_NAMES[move.passive_from >> 4]
+        aggressive_board = BOARD_NAMES[move.aggressive_from >> 4]
+        return (
+            f"{passive_board}{square_name(move.passive_from)}-{square_name(move.passive_from + step)} "
+            f"{aggressive_board}{square_name(move.aggressive_from)}-"
+            f"{square_name(move.aggressive_from + step)}"
+        )
+
+    def parse_move(self, text: str) -> ShobuMove:
+        """Read a turn such as ``BDa1-a3 WLb1-b3`` or ``bd a1a3 wl b1`` and check it is legal here.
+
+        Raises:
+            NotationError: the text is not a Shobu turn.
+            IllegalMoveError: the turn breaks a rule here; the message says which.
+        """
+        stripped = text.strip()
+        if stripped.lower() == "pass":
+            if PASS_MOVE in self.legal_moves():
+                return PASS_MOVE
+            raise IllegalMoveError(
+                "'pass' is only legal for a side with no legal turn under the setting no_turn=pass"
+            )
+        match = _MOVE_PATTERN.match(stripped)
+        if match is None:
+            raise NotationError(f"cannot read {text!r} as a Shobu turn; {_MOVE_FORMAT_HINT}")
+        passive_board = BOARD_NAMES.index(match["pboard"].upper())
+        aggressive_board = BOARD_NAMES.index(match["aboard"].upper())
+        passive_from = _square_bit(passive_board, match["pfrom"])
+        passive_to = _square_bit(passive_board, match["pto"])
+        vector = _vector(passive_from, passive_to)
+        if vector is None:
+            raise NotationError(
+                f"passive move {match['pfrom']}-{match['pto']} is not 1 or 2 squares in a straight line "
+                "(along a rank, a file or a diagonal)"
+            )
+        direction, distance = vector
+        aggressive_from = _square_bit(aggressive_board, match["afrom"])
+        if match["ato"] is not None:
+            aggressive_to = _square_bit(aggressive_board, match["ato"])
+            if _vector(aggressive_from, aggressive_to) != vector:
+                raise NotationError(
+                    f"the aggressive move must repeat the passive move ({distance} square"
+                    f"{'s' if distance == 2 else ''} {DIRECTION_NAMES[direction]}); "
+                    f"{match['afrom']}-{match['ato']} does not"
+                )
+        move = ShobuMove(passive_from, aggressive_from, direction, distance)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"{stripped!r} is not legal: {self._why_illegal(move)}")
+        return move
+
+    def _why_illegal(self, move: ShobuMove) -> str:
+        """Explain in words which rule a well-formed turn breaks."""
+        if self.is_terminal():
+            return "the game is over"
+        seat = self._seat
+        own, opp = self._own_opp()
+        side_name = self._game.player_names[seat]
+        passive_board, aggressive_board = move.passive_from >> 4, move.aggressive_from >> 4
+        if passive_board not in _HOMEBOARDS[seat]:
+            homes = " or ".join(BOARD_NAMES[b] for b in _HOMEBOARDS[seat])
+            return f"the passive move must be on one of {side_name}'s homeboards ({homes})"
+        if _BOARD_COLOUR[aggressive_board] == _BOARD_COLOUR[passive_board]:
+            return (
+                f"the aggressive move must be on a board of the other colour to {BOARD_NAMES[passive_board]}"
+            )
+        passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, move.direction)
+        passive, aggressive = (passive1, aggressive1) if move.distance == 1 else (passive2, aggressive2)
+        passive_name = f"{BOARD_NAMES[passive_board]}{square_name(move.passive_from)}"
+        aggressive_name = f"{BOARD_NAMES[aggressive_board]}{square_name(move.aggressive_from)}"
+        if not own & (1 << move.passive_from):
+            return f"there is no {side_name} stone on {passive_name}"
+        if not own & (1 << move.aggressive_from):
+            return f"there is no {side_name} stone on {aggressive_name}"
+        if not passive & (1 << move.passive_from):
+            return "the passive move is blocked: every square it crosses or lands on must be empty"
+        if not aggressive & (1 << move.aggressive_from):
+            return (
+                "the aggressive move is blocked: it leaves the board, meets its own colour or two "
+                "stones, or pushes a stone onto another stone"
+            )
+        return "the turn is not among the legal moves"
+
+    def diagram(self) -> str:
+        """The four boards as text, White's homeboards on top, ``b``/``w`` stones, and who moves."""
+
+        def row(board: int, rank: int) -> str:
+            cells = []
+            for file in range(4):
+                bit = 1 << (16 * board + 4 * rank + file)
+                cells.append("b" if self._black & bit else "w" if self._white & bit else ".")
+            return f"{rank + 1} {' '.join(cells)}"
+
+        lines = []
+        for left, right, label in ((0, 1, "White's homeboards"), (2, 3, "Black's homeboards")):
+            lines.append(f"  {BOARD_NAMES[left]} dark      {BOARD_NAMES[right]} light    {label}")
+            lines.extend(f"{row(left, rank)}     {row(right, rank)}" for rank in range(3, -1, -1))
+            lines.append("  a b c d       a b c d")
+            if left == 0:
+                lines.append("~" * 28 + " rope")
+        if self.is_terminal():
+            result = self.returns()
+            if self._winner is None:
+                lines.append("Game over: drawn by the length cap")
+            else:
+                lines.append(f"Game over: {self._game.player_names[0 if result[0] > 0 else 1]} wins")
+        else:
+            lines.append(f"{self._game.player_names[self._seat]} to move (turn {self._turns + 1})")
+        return "\n".join(lines)
