@@ -523,9 +523,14 @@ class ShobuState(State[ShobuMove]):
     # Text ---------------------------------------------------------------------------------------------
 
     def to_text(self) -> str:
-        """The position text of rulings §3: ``WD WL BD BL side``."""
+        """The position text of rulings §3, ``WD WL BD BL side``, then the turns played when not 0.
+
+        The sixth field keeps the length cap exact across a round trip; the start position is written
+        with the rulings' five fields.
+        """
         boards = " ".join(_board_text(self._black, self._white, board) for board in range(4))
-        return f"{boards} {'b' if self._seat == BLACK else 'w'}"
+        turns = f" {self._turns}" if self._turns else ""
+        return f"{boards} {'b' if self._seat == BLACK else 'w'}{turns}"
 
     def move_to_text(self, move: ShobuMove) -> str:
         """A turn as ``BDa1-a3 WLb1-b3`` (or ``pass``)."""

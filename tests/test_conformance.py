@@ -1,0 +1,251 @@
+"""Every registered game, under every preset, keeps the protocol's promises in random play.
+
+The second half checks the checker: deliberately broken variants of the toy dice race must fail.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Self
+
+import pytest
+
+from shogames.conformance import _sample_chance, check_game
+from shogames.core.errors import NotationError
+from shogames.core.protocol import CHANCE, Game
+from shogames.core.registry import available_games, make
+from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games
+
+register_toy_games()
+
+
+def _game_cases() -> list[Any]:
+    """One case per registered game and setting bundle: the defaults, then each preset."""
+    classes = {cls.id: cls for cls in available_games()}
+    classes.setdefault(DiceRaceGame.id, DiceRaceGame)
+    return [
+        pytest.param(game_id, preset, id=f"{game_id}-{preset or 'default'}")
+        for game_id, cls in sorted(classes.items())
+        for preset in [None, *cls.presets]
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "preset"), _game_cases())
+def test_game_conforms(game_id: str, preset: str | None) -> None:
+    check_game(make(game_id, preset), n_games=20, seed=0)
+
+
+def test_toy_game_is_among_the_cases() -> None:
+    ids = {case.values[0] for case in _game_cases()}
+    assert DiceRaceGame.id in ids
+    assert {cls.id for cls in available_games()} <= ids
+
+
+def _failure(game: Game[Any], seed: int) -> str:
+    with pytest.raises(AssertionError) as info:
+        check_game(game, n_games=5, seed=seed)
+    return str(info.value)
+
+
+def test_check_game_is_deterministic_and_uses_its_seed() -> None:
+    # A game whose returns are wrong fails at the end of the first game won, a position that the random
+    # choices decide: the same seed gives the same failure, another seed another.
+    game = _broken(_UnevenReturns)
+    assert _failure(game, seed=0) == _failure(game, seed=0)
+    assert _failure(game, seed=0) != _failure(game, seed=1)
+    for seed in (1, 2, 3):
+        check_game(DiceRaceGame("sprint"), n_games=10, seed=seed)
+
+
+def test_chance_sampling_follows_the_exact_probabilities() -> None:
+    rng = random.Random(5)
+    draws = [_sample_chance(DIE, rng) for _ in range(6000)]
+    for face, probability in DIE:
+        assert abs(draws.count(face) / len(draws) - float(probability)) < 0.03
+    assert _sample_chance([("only", Fraction(1))], rng) == "only"
+
+
+# --- Broken games: the checker must catch each ----------------------------------------------------------
+
+
+class _BrokenGame(DiceRaceGame):
+    """A dice race whose states are of another class; subclasses choose the class."""
+
+    state_class: type[DiceRaceState] = DiceRaceState
+
+    def new_initial_state(self) -> DiceRaceState:
+        return self.state_class(self, (0, 0), 0, None, 0)
+
+    def state_from_text(self, text: str) -> DiceRaceState:
+        state = super().state_from_text(text)
+        return self.state_class(self, state.pos, state.turn, state.throw, state.count)
+
+
+def _broken(state_class: type[DiceRaceState], **settings: object) -> DiceRaceGame:
+    game_class = type(f"Broken{state_class.__name__}", (_BrokenGame,), {"state_class": state_class})
+    game = game_class(**settings)
+    assert isinstance(game, DiceRaceGame)
+    return game
+
+
+class _LopsidedDie(DiceRaceState):
+    def chance_outcomes(self) -> Sequence[tuple[int, Fraction]]:
+        return [(face, Fraction(1, 4)) for face, _ in DIE]
+
+
+class _FloatDie(DiceRaceState):
+    def chance_outcomes(self) -> Sequence[tuple[int, Fraction]]:
+        return [(face, float(p)) for face, p in DIE]  # type: ignore[misc]  # the bug under test
+
+
+class _MutatingPlay(DiceRaceState):
+    def play_unchecked(self, move: int) -> Self:
+        after = super().play_unchecked(move)
+        object.__setattr__(self, "count", self.count + 1)  # the bug: play changes its input
+        return after
+
+
+class _DuplicateMoves(DiceRaceState):
+    def legal_moves(self) -> Sequence[int]:
+        moves = list(super().legal_moves())
+        return moves + moves[:1]
+
+
+class _NeverEnds(DiceRaceState):
+    """Ignores the length cap, and only ever advances by 1 (so nobody reaches 50 in time)."""
+
+    def is_terminal(self) -> bool:
+        return self.winner() is not None
+
+    def is_truncated(self) -> bool:
+        return False
+
+    def legal_moves(self) -> Sequence[int]:
+        if self.is_terminal():
+            return []
+        return [face for face, _ in DIE] if self.throw is None else [1]
+
+
+class _ForgetfulText(DiceRaceState):
+    def to_text(self) -> str:
+        return f"{self.pos[0]},{self.pos[1]} {self.turn} - {self.count}"  # loses the throw
+
+
+class _AmbiguousMoveText(DiceRaceState):
+    def move_to_text(self, move: int) -> str:
+        return "d" if self.throw is None else "+"
+
+
+class _GreedyParser(DiceRaceState):
+    def parse_move(self, text: str) -> int:
+        if text in ("d1", "d2", "d3", "+1", "+2", "+3"):
+            return int(text[1:])  # the bug: never checks legality
+        return super().parse_move(text)
+
+
+class _LaxParser(DiceRaceState):
+    def parse_move(self, text: str) -> int:
+        try:
+            return super().parse_move(text)
+        except NotationError:
+            return self.legal_moves()[0] if self.legal_moves() else 1
+
+
+class _WrongMover(DiceRaceState):
+    @property
+    def to_move(self) -> int | None:
+        if self.is_terminal():
+            return None
+        return CHANCE if self.throw is None else self.turn + 2  # the bug: no such seat
+
+
+class _UnevenReturns(DiceRaceState):
+    def returns(self) -> tuple[float, ...]:
+        winner = self.winner()
+        return (0.0, 0.0) if winner is None else (2.0, -1.0)
+
+
+class _MiscountedMoves(DiceRaceState):
+    def count_legal_moves(self) -> int:
+        return 3
+
+
+class _LaxPlay(DiceRaceState):
+    def play(self, move: int) -> Self:
+        return self.play_unchecked(move)  # skips the legality check
+
+
+class _CrashingDiagramText(DiceRaceState):
+    def move_to_text(self, move: int) -> str:
+        if self.count > 3:
+            raise IndexError("no such move text")
+        return super().move_to_text(move)
+
+
+class _UnstableOrder(DiceRaceState):
+    calls = 0
+
+    def legal_moves(self) -> Sequence[int]:
+        _UnstableOrder.calls += 1
+        moves = list(super().legal_moves())
+        return moves[::-1] if _UnstableOrder.calls % 2 else moves
+
+
+BROKEN = [
+    (_LopsidedDie, "chance probabilities add up to 3/4, not exactly 1"),
+    (_FloatDie, "not a Fraction above 0"),
+    (_MutatingPlay, "changed the state it was called on"),
+    (_DuplicateMoves, "legal_moves() has duplicates"),
+    (_NeverEnds, "not over after max_game_length = 20 plies"),
+    (_ForgetfulText, "the state read back from to_text() has key()"),
+    (_AmbiguousMoveText, "parse_move('d') of legal move 1 raised NotationError"),
+    (_GreedyParser, "which is not legal here"),
+    (_LaxParser, "instead of raising NotationError"),
+    (_WrongMover, "neither CHANCE nor a seat from 0 to 1"),
+    (_UnevenReturns, "returns (2.0, -1.0) leave [min_utility, max_utility]"),
+    (_MiscountedMoves, "count_legal_moves() is 3"),
+    (_LaxPlay, "did not raise IllegalMoveError"),
+    (_CrashingDiagramText, "unexpected IndexError: no such move text"),
+    (_UnstableOrder, "legal_moves() gave a different list on a second call"),
+]
+
+
+@pytest.mark.parametrize(("state_class", "words"), BROKEN, ids=[cls.__name__ for cls, _ in BROKEN])
+def test_check_game_catches_a_broken_game(state_class: type[DiceRaceState], words: str) -> None:
+    settings = {"target": 50, "max_plies": 20} if state_class is _NeverEnds else {}
+    game = _broken(state_class, **settings)
+    message = _failure(game, seed=0)
+    assert words in message
+    assert message.startswith(f"toy_dice_race ({game.settings_text()}), game ")
+    assert ", ply " in message
+    assert "\n  position: '" in message
+
+
+def test_chance_nodes_need_has_chance() -> None:
+    class NoChance(DiceRaceGame):
+        @property
+        def has_chance(self) -> bool:
+            return False
+
+    with pytest.raises(AssertionError, match=r"to_move is CHANCE but game\.has_chance is False"):
+        check_game(NoChance(), n_games=1)
+
+
+def test_zero_sum_is_checked() -> None:
+    class DrawsAreWins(DiceRaceState):
+        def returns(self) -> tuple[float, ...]:
+            return (1.0, 1.0) if self.is_terminal() else (0.0, 0.0)
+
+    with pytest.raises(AssertionError, match=r"returns \(1.0, 1.0\) of a zero-sum game add up to 2.0"):
+        check_game(_broken(DrawsAreWins), n_games=3)
+
+
+def test_record_round_trip_is_checked() -> None:
+    class UnreadableSettings(_BrokenGame):
+        def settings_text(self) -> str:
+            return "target=10 max_plies=80 colour=red"
+
+    with pytest.raises(AssertionError, match="record does not round-trip: SettingsError"):
+        check_game(UnreadableSettings(), n_games=1)
