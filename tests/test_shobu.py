@@ -105,7 +105,9 @@ def test_passive_move_rules() -> None:
     state = state_of(START_POSITION)
     with pytest.raises(IllegalMoveError, match="homeboards"):
         state.parse_move("WDa1-a2 BLa1-a2")
-    with pytest.raises(IllegalMoveError, match="other colour"):
+    with pytest.raises(
+        IllegalMoveError, match="BD, a dark board, so the aggressive move must be on a light board"
+    ):
         state.parse_move("BDa1-a2 WDa1-a2")
     with pytest.raises(IllegalMoveError, match="no Black stone"):
         state.parse_move("BDa2-a3 WLa1-a2")

@@ -599,8 +599,11 @@ class ShobuState(State[ShobuMove]):
             homes = " or ".join(BOARD_NAMES[b] for b in _HOMEBOARDS[seat])
             return f"the passive move must be on one of {side_name}'s homeboards ({homes})"
         if _BOARD_COLOUR[aggressive_board] == _BOARD_COLOUR[passive_board]:
+            colour = "dark" if _BOARD_COLOUR[passive_board] == 0 else "light"
+            other = "light" if colour == "dark" else "dark"
             return (
-                f"the aggressive move must be on a board of the other colour to {BOARD_NAMES[passive_board]}"
+                f"the passive move was on {BOARD_NAMES[passive_board]}, a {colour} board, so the "
+                f"aggressive move must be on a {other} board"
             )
         passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, move.direction)
         passive, aggressive = (passive1, aggressive1) if move.distance == 1 else (passive2, aggressive2)

@@ -1,0 +1,400 @@
+"""The ``shogames`` command line: list games, play at the terminal, count moves, replay records, benchmark.
+
+Every subcommand that takes a game takes its settings the same way: ``--preset NAME`` and any number of
+``--settings "name=value ..."`` options (later values win). Bad input of any kind (an unknown game,
+setting or agent, a position or record that cannot be read, an illegal move in a record) ends the
+command with a one-line ``Error: ...`` on standard error and exit status 2, never a traceback.
+
+>>> from click.testing import CliRunner
+>>> print(CliRunner().invoke(main, ["legal", "shobu"]).output.splitlines()[0])
+BDa1-a2 WLa1-a2
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from shogames import __version__
+from shogames.agents.base import Agent, agent_names, make_agent
+from shogames.bench import run_bench
+from shogames.core.errors import NotationError, SettingsError, ShogamesError
+from shogames.core.perft import perft, perft_divide
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import available_games, game_class
+from shogames.core.settings import SettingValue, format_settings, parse_settings_text
+from shogames.records import Record, read_records, replay
+from shogames.ui.terminal import TerminalGame
+
+FuncT = TypeVar("FuncT", bound=Callable[..., Any])
+
+
+class ShogamesUsageError(click.ClickException):
+    """Bad input to a command: shown as one ``Error: ...`` line on standard error, exit status 2."""
+
+    exit_code = 2
+
+
+class _Group(click.Group):
+    """A command group that turns every :class:`ShogamesError` into a :class:`ShogamesUsageError`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand, reporting bad input as a one-line error instead of a traceback."""
+        try:
+            return super().invoke(ctx)
+        except ShogamesError as error:
+            raise ShogamesUsageError(str(error)) from error
+
+
+def _game_options(function: FuncT) -> FuncT:
+    """Add ``--settings`` and ``--preset`` to a command that takes a GAME argument."""
+    function = click.option(
+        "--preset",
+        metavar="NAME",
+        default=None,
+        help="Start from the named preset of settings (see `shogames games`).",
+    )(function)
+    return click.option(
+        "--settings",
+        "settings_texts",
+        metavar="'NAME=VALUE ...'",
+        multiple=True,
+        help="Settings as name=value pairs separated by spaces; may be given several times.",
+    )(function)
+
+
+def _position_option(function: FuncT) -> FuncT:
+    """Add ``--position TEXT`` to a command."""
+    return click.option(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="Start from this position (in the game's position text) instead of the initial one.",
+    )(function)
+
+
+def load_game(game_id: str, settings_texts: Sequence[str] = (), preset: str | None = None) -> Game[Any]:
+    """Build a game from the command line's game id, ``--settings`` texts and ``--preset``.
+
+    Args:
+        game_id: a registered game id.
+        settings_texts: texts of space-separated ``name=value`` pairs; later values win.
+        preset: the name of one of the game's presets, or ``None``.
+
+    Returns:
+        The game with its settings.
+
+    Raises:
+        SettingsError: an unknown game, preset or setting, or a value that is not allowed.
+    """
+    cls = game_class(game_id)
+    values = parse_settings_text(cls.setting_specs, " ".join(settings_texts))
+    return cls(preset, **values)
+
+
+def load_position(game: Game[Any], position: str | None) -> State[Any]:
+    """Read ``--position`` (or take the initial state when it is ``None``).
+
+    Raises:
+        NotationError: the text is not a position of the game.
+    """
+    state: State[Any]
+    if position is None:
+        state = game.new_initial_state()
+        return state
+    try:
+        state = game.state_from_text(position)
+    except NotationError as error:
+        raise NotationError(f"bad position for {game.id}: {error}") from error
+    return state
+
+
+def parse_seats(game: Game[Any], values: Sequence[str]) -> set[int]:
+    """Read ``--seat`` values: seat names (any case), 1-based numbers, or ``none`` alone.
+
+    >>> from shogames import make
+    >>> sorted(parse_seats(make("shobu"), ["white", "1"]))
+    [0, 1]
+    >>> parse_seats(make("shobu"), ["none"])
+    set()
+
+    Args:
+        game: the game whose seats are named.
+        values: the ``--seat`` values; none given means the first seat.
+
+    Returns:
+        The seat numbers (from 0) the people take.
+
+    Raises:
+        SettingsError: a value names no seat, or ``none`` is given with seats.
+    """
+    if not values:
+        return {0}
+    names = [name.lower() for name in game.player_names]
+    choices = ", ".join([*game.player_names, f"1-{game.num_players}", "none"])
+    seats: set[int] = set()
+    saw_none = False
+    for value in values:
+        word = value.strip().lower()
+        if word == "none":
+            saw_none = True
+        elif word.isdigit() and 1 <= int(word) <= game.num_players:
+            seats.add(int(word) - 1)
+        elif word in names:
+            seats.add(names.index(word))
+        else:
+            raise SettingsError(f"--seat {value!r} names no seat of {game.id}; seats: {choices}")
+    if saw_none and seats:
+        raise SettingsError("--seat none means no person plays; it cannot be given with seats")
+    return seats
+
+
+def _value_text(value: SettingValue) -> str:
+    return format_settings({"_": value}).partition("=")[2]
+
+
+def _read_line(prompt: str) -> str:
+    return input(prompt)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="shogames")
+def main() -> None:  # the console script's entry point: shogames = "shogames.ui.cli:main"
+    """Shoo, Shobu, Sho and Shogammon: play, check and study them from the terminal."""
+
+
+@main.command("games")
+def games_command() -> None:
+    """List every game with its seats, settings and presets."""
+    for index, cls in enumerate(available_games()):
+        game = cls()
+        if index:
+            click.echo("")
+        click.echo(f"{cls.id}: {cls.name} (version {cls.version})")
+        click.echo(f"  seats: {', '.join(game.player_names)}")
+        if cls.setting_specs:
+            click.echo("  settings:")
+            for spec in cls.setting_specs:
+                click.echo(f"    {spec.name}={_value_text(spec.default)}  ({spec.describe_values()})")
+                click.echo(f"        {spec.description}")
+        else:
+            click.echo("  settings: none")
+        if cls.presets:
+            click.echo("  presets:")
+            for name, values in cls.presets.items():
+                click.echo(f"    {name}: {format_settings(values) or '(the defaults)'}")
+        else:
+            click.echo("  presets: none")
+
+
+@main.command("play")
+@click.argument("game_id", metavar="GAME")
+@_game_options
+@click.option(
+    "--seat",
+    "seats",
+    metavar="SEAT",
+    multiple=True,
+    help="A seat you play, by name or 1-based number; repeat for hot-seat; `none` to watch agents."
+    " Default: the first seat.",
+)
+@click.option(
+    "--vs",
+    "agent_name",
+    metavar="AGENT",
+    default="random",
+    show_default=True,
+    help=f"The agent playing the other seats; one of: {', '.join(agent_names())}.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the chance outcomes and the agents.")
+@_position_option
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to save the record (default: ./shogames-<game>-<YYYYmmdd-HHMMSS>.sgr).",
+)
+def play_command(
+    game_id: str,
+    settings_texts: tuple[str, ...],
+    preset: str | None,
+    seats: tuple[str, ...],
+    agent_name: str,
+    seed: int | None,
+    position: str | None,
+    record_path: Path | None,
+) -> None:
+    """Play GAME at the terminal.
+
+    Play against an agent (--vs), with others at the same keyboard (--seat for every seat), or watch
+    agents play (--seat none).
+
+    At your turn type a move in the game's notation, or a command: moves (or ?), undo, resign,
+    save [FILE], help, quit. The record is saved at the end, and on quit as abandoned.
+
+    Agents get the seeds SEED+1, SEED+2, ... by seat, so a seeded game can be played again.
+    """
+    game = load_game(game_id, settings_texts, preset)
+    start = load_position(game, position)
+    humans = parse_seats(game, seats)
+    if humans and sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 -- gives input() line editing and history at a terminal
+    agents: dict[int, Agent] = {
+        seat: make_agent(agent_name, None if seed is None else seed + seat + 1)
+        for seat in range(game.num_players)
+        if seat not in humans
+    }
+    session = TerminalGame(
+        game,
+        humans=humans,
+        agents=agents,
+        seed=seed,
+        start=start,
+        record_path=record_path,
+        read_line=_read_line,
+        write=click.echo,
+    )
+    session.run()
+
+
+@main.command("legal")
+@click.argument("game_id", metavar="GAME")
+@_position_option
+@_game_options
+def legal_command(
+    game_id: str, position: str | None, settings_texts: tuple[str, ...], preset: str | None
+) -> None:
+    """Print the legal moves, one per line.
+
+    The moves of the next decision in the game's notation: a player's moves, or the chance outcomes
+    at a chance node; nothing once the game is over.
+    """
+    game = load_game(game_id, settings_texts, preset)
+    state = load_position(game, position)
+    if state.is_terminal():
+        click.echo("the game is over: there are no legal moves", err=True)
+    for move in state.legal_moves():
+        click.echo(state.move_to_text(move))
+
+
+@main.command("perft")
+@click.argument("game_id", metavar="GAME")
+@click.option("--depth", type=click.IntRange(min=0), required=True, help="How many moves deep to count.")
+@_position_option
+@_game_options
+@click.option("--divide", is_flag=True, help="Also print the count below each first move.")
+def perft_command(
+    game_id: str,
+    depth: int,
+    position: str | None,
+    settings_texts: tuple[str, ...],
+    preset: str | None,
+    divide: bool,
+) -> None:
+    """Count the move sequences DEPTH moves long.
+
+    The total is always the last line; with --divide, one `move: count` line per legal move comes
+    first.
+    """
+    game = load_game(game_id, settings_texts, preset)
+    state = load_position(game, position)
+    if divide:
+        if depth < 1:
+            raise ShogamesUsageError("perft --divide needs a depth of 1 or more")
+        split = perft_divide(state, depth)
+        for move_text, count in split:
+            click.echo(f"{move_text}: {count}")
+        click.echo(sum(count for _, count in split))
+    else:
+        click.echo(perft(state, depth))
+
+
+def _seat_name(game: Game[Any], mover: int | None) -> str:
+    if mover == CHANCE:
+        return "chance"
+    return "nobody" if mover is None else game.player_names[mover]
+
+
+def _record_summary(record: Record, game: Game[Any], plies: int) -> str:
+    players = " vs ".join(record.headers.get(name, "?") for name in game.player_names)
+    termination = f" ({record.termination})" if record.termination else ""
+    return f"{record.game_id}, {players}, {plies} moves, result {record.result}{termination}"
+
+
+@main.command("replay")
+@click.argument("path", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Print only a one-line summary per record.")
+def replay_command(path: Path, quiet: bool) -> None:
+    """Check and show the records in FILE.
+
+    Plays every record's moves under the rules and prints the position after each move and the
+    result; --quiet prints one line per record. A bad record ends with an error naming its line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ShogamesUsageError(f"cannot read {path}: {error}") from error
+    try:
+        records = read_records(text)
+    except ShogamesError as error:
+        raise ShogamesUsageError(f"{path}: {error}") from error
+    if not records:
+        raise ShogamesUsageError(f"{path}: no game records found")
+    for number, record in enumerate(records, start=1):
+        try:
+            played = replay(record)
+        except ShogamesError as error:
+            raise ShogamesUsageError(f"{path}, record {number}: {error}") from error
+        summary = f"{path} #{number}: {_record_summary(record, played.game, len(record.moves))}"
+        if quiet:
+            click.echo(summary)
+            continue
+        if number > 1:
+            click.echo("")
+        click.echo(summary)
+        click.echo(played.states[0].diagram())
+        for ply, move_text in enumerate(record.moves):
+            click.echo("")
+            click.echo(f"{ply + 1}. {_seat_name(played.game, played.states[ply].to_move)}: {move_text}")
+            click.echo(played.states[ply + 1].diagram())
+        termination = f" ({record.termination})" if record.termination else ""
+        click.echo(f"Result: {record.result}{termination}")
+
+
+@main.command("bench")
+@click.argument("game_id", metavar="GAME")
+@click.option("--depth", type=click.IntRange(min=0), default=3, show_default=True, help="Perft depth.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=3.0,
+    show_default=True,
+    help="How long to keep starting random games (the first of --seconds and --games ends them).",
+)
+@click.option("--games", type=click.IntRange(min=1), default=None, help="Stop after this many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random playouts.")
+@_game_options
+def bench_command(
+    game_id: str,
+    depth: int,
+    seconds: float,
+    games: int | None,
+    seed: int,
+    settings_texts: tuple[str, ...],
+    preset: str | None,
+) -> None:
+    """Measure perft and random-playout speed.
+
+    Prints the machine, perft nodes/s at --depth, and random playouts' games/s and plies/s, all from
+    the initial position.
+    """
+    game = load_game(game_id, settings_texts, preset)
+    for line in run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed).lines():
+        click.echo(line)
