@@ -98,7 +98,7 @@ def test_pushing_is_never_mandatory_and_a_push_off_wins() -> None:
     assert won.returns() == (1.0, -1.0)
     assert won.winner == BLACK
     assert won.termination() == "normal"
-    assert won.legal_moves() == [] and won.count_legal_moves() == 0
+    assert won.legal_moves() == () and won.count_legal_moves() == 0
 
 
 def test_passive_move_rules() -> None:
@@ -145,7 +145,7 @@ def test_no_legal_turn_loses_by_default() -> None:
 def test_no_legal_turn_passes_with_setting() -> None:
     state = state_of(no_turn_position(), no_turn="pass")
     assert not state.is_terminal()
-    assert state.legal_moves() == [PASS_MOVE]
+    assert state.legal_moves() == (PASS_MOVE,)
     assert state.move_to_text(PASS_MOVE) == "pass"
     after = state.play_text("pass")
     assert after.to_move == WHITE and after.to_text().split()[:4] == state.to_text().split()[:4]

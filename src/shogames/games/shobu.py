@@ -373,7 +373,7 @@ class ShobuState(State[ShobuMove]):
         self._seat = seat
         self._turns = turns
         self._winner = winner
-        self._moves: list[ShobuMove] | None = None
+        self._moves: tuple[ShobuMove, ...] | None = None
         self._count: int | None = None
         self._no_turn = False  # set when the side to move lost for want of a legal turn
 
@@ -464,37 +464,35 @@ class ShobuState(State[ShobuMove]):
             return 0
         return self._raw_count() or 1  # no turn under no_turn=pass: the pass is the one move
 
-    def legal_moves(self) -> list[ShobuMove]:
+    def legal_moves(self) -> tuple[ShobuMove, ...]:
         """Every legal turn, ordered by passive board, direction, distance, then the two stones."""
         if self._moves is None:
-            self._moves = self._generate() if not self.is_terminal() else []
-        return list(self._moves)
+            self._moves = self._generate() if not self.is_terminal() else ()
+        return self._moves
 
-    def _generate(self) -> list[ShobuMove]:
+    def _generate(self) -> tuple[ShobuMove, ...]:
         own, opp = self._own_opp()
-        plans = _PASSIVE_PLANS[self._seat]
+        sources = [_sources(own, opp, direction) for direction in range(8)]
         moves: list[ShobuMove] = []
         append = moves.append
-        for passive_mask, aggressive_mask in plans:
-            for direction in range(8):
-                passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, direction)
+        for passive_mask, aggressive_mask in _PASSIVE_PLANS[self._seat]:
+            for direction, (passive1, aggressive1, passive2, aggressive2) in enumerate(sources):
                 for distance, passive, aggressive in ((1, passive1, aggressive1), (2, passive2, aggressive2)):
-                    aggressive_squares = _iter_bits(aggressive & aggressive_mask)
-                    if not aggressive_squares:
+                    passive &= passive_mask
+                    aggressive &= aggressive_mask
+                    if not passive or not aggressive:
                         continue
-                    for passive_square in _iter_bits(passive & passive_mask):
+                    aggressive_squares = _iter_bits(aggressive)
+                    for passive_square in _iter_bits(passive):
                         for aggressive_square in aggressive_squares:
                             append(ShobuMove(passive_square, aggressive_square, direction, distance))
         if not moves and self._game.settings["no_turn"] == "pass":
             moves.append(PASS_MOVE)
-        return moves
+        return tuple(moves)
 
     def is_legal(self, move: ShobuMove) -> bool:
         """Whether ``move`` is one of :meth:`legal_moves`."""
-        if self._moves is None:
-            self.legal_moves()
-        assert self._moves is not None
-        return move in self._moves
+        return move in self.legal_moves()
 
     def play_unchecked(self, move: ShobuMove) -> ShobuState:
         """Play a legal turn: move the passive stone, then the aggressive stone with any push."""
