@@ -12,7 +12,8 @@ from typing import Any, Self
 
 import pytest
 
-from shogames.conformance import _sample_chance, check_game
+from shogames.conformance import check_game
+from shogames.core.chance import sample_outcome
 from shogames.core.errors import NotationError
 from shogames.core.protocol import CHANCE, Game
 from shogames.core.registry import available_games, make
@@ -61,10 +62,10 @@ def test_check_game_is_deterministic_and_uses_its_seed() -> None:
 
 def test_chance_sampling_follows_the_exact_probabilities() -> None:
     rng = random.Random(5)
-    draws = [_sample_chance(DIE, rng) for _ in range(6000)]
+    draws = [sample_outcome(DIE, rng) for _ in range(6000)]
     for face, probability in DIE:
         assert abs(draws.count(face) / len(draws) - float(probability)) < 0.03
-    assert _sample_chance([("only", Fraction(1))], rng) == "only"
+    assert sample_outcome([("only", Fraction(1))], rng) == "only"
 
 
 # --- Broken games: the checker must catch each ----------------------------------------------------------

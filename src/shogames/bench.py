@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shogames.agents.base import sample_chance
+from shogames.core.chance import sample_chance
 from shogames.core.perft import perft
 from shogames.core.protocol import CHANCE, Game, State
 

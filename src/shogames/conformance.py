@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from shogames.core.chance import sample_outcome
 from shogames.core.errors import IllegalMoveError, NotationError, ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import (
@@ -253,17 +254,6 @@ def _ply(state: State[Any]) -> str:
         return "?"
 
 
-def _sample_chance(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
-    """Draw one outcome with exactly its probability (the probabilities must sum to 1)."""
-    denominator = math.lcm(*(probability.denominator for _, probability in outcomes))
-    draw = rng.randrange(denominator)
-    for move, probability in outcomes:
-        draw -= probability.numerator * (denominator // probability.denominator)
-        if draw < 0:
-            return move
-    raise AssertionError("chance probabilities add up to less than 1")  # check_chance catches it first
-
-
 def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, probe: random.Random) -> None:
     checker = _Checker(game, game_number)
     state: State[Any] = game.new_initial_state()
@@ -285,7 +275,7 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
                 f"the game is not over after max_game_length = {game.max_game_length} plies",
             )
             if state.to_move == CHANCE:
-                move = _sample_chance(state.chance_outcomes(), rng)
+                move = sample_outcome(state.chance_outcomes(), rng)
             else:
                 move = rng.choice(moves)
             record.add_move(state.move_to_text(move))

@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from shogames.agents.base import Agent, sample_chance
+from shogames.agents.base import Agent
+from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import Record, finish_record, start_record
 

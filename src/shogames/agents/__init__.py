@@ -3,8 +3,9 @@
 Importing this package registers the built-in agents; :func:`make_agent` builds one by name.
 """
 
-from shogames.agents.base import Agent, AgentFactory, agent_names, make_agent, register_agent, sample_chance
+from shogames.agents.base import Agent, AgentFactory, agent_names, make_agent, register_agent
 from shogames.agents.random_agent import RandomAgent
+from shogames.core.chance import sample_chance
 
 __all__ = [
     "Agent",

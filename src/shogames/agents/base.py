@@ -1,8 +1,8 @@
 """The agent interface, chance sampling, and the registry of agents by name.
 
 An :class:`Agent` picks moves for whichever seat is to move; it never sees :data:`~shogames.core.CHANCE`
-nodes, which the caller resolves with :func:`sample_chance`. Agents depend on :mod:`shogames.core` only,
-so one agent plays every game.
+nodes, which the caller resolves with :func:`shogames.core.sample_chance`. Agents depend on
+:mod:`shogames.core` only, so one agent plays every game.
 
 Agents are made by name with :func:`make_agent`; modules add theirs with :func:`register_agent`.
 
@@ -13,13 +13,12 @@ Agents are made by name with :func:`make_agent`; modules add theirs with :func:`
 
 from __future__ import annotations
 
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from shogames.core.errors import SettingsError
-from shogames.core.protocol import CHANCE, MoveT, State
+from shogames.core.protocol import MoveT, State
 
 AgentFactory = Callable[[int | None], "Agent"]
 """Makes an agent from a seed (``None`` for an unseeded one)."""
@@ -65,44 +64,6 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
-
-
-def sample_chance(state: State[MoveT], rng: random.Random) -> MoveT:
-    """Pick a chance outcome of ``state`` with exactly its probability.
-
-    The probabilities are fractions; one uniform integer below their common denominator picks the
-    outcome, so no floating-point rounding skews rare outcomes.
-
-    >>> from fractions import Fraction
-    >>> class Coin:  # a stand-in for a chance node
-    ...     to_move = CHANCE
-    ...     def chance_outcomes(self):
-    ...         return [("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))]
-    >>> sample_chance(Coin(), random.Random(1)) in {"heads", "tails"}
-    True
-
-    Args:
-        state: a state whose mover is :data:`~shogames.core.CHANCE`.
-        rng: the source of randomness.
-
-    Returns:
-        One outcome from ``state.chance_outcomes()``.
-
-    Raises:
-        ValueError: the state is not a chance node, or its probabilities do not sum to 1.
-    """
-    if state.to_move != CHANCE:
-        raise ValueError(f"sample_chance needs a chance node; the mover is {state.to_move!r}")
-    outcomes = state.chance_outcomes()
-    denominator = math.lcm(*(probability.denominator for _, probability in outcomes))
-    if sum(probability for _, probability in outcomes) != 1:
-        raise ValueError("the chance outcomes' probabilities do not sum to 1")
-    draw = rng.randrange(denominator)
-    for outcome, probability in outcomes:
-        draw -= probability.numerator * (denominator // probability.denominator)
-        if draw < 0:
-            return outcome
-    raise AssertionError("unreachable: the probabilities sum to 1")
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:

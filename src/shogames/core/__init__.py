@@ -1,5 +1,6 @@
 """The core every game, agent and interface shares: protocol, settings, errors, registry, perft."""
 
+from shogames.core.chance import sample_chance, sample_outcome
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError, ShogamesError
 from shogames.core.perft import perft, perft_divide
 from shogames.core.protocol import CHANCE, Game, State
@@ -22,4 +23,6 @@ __all__ = [
     "perft",
     "perft_divide",
     "register",
+    "sample_chance",
+    "sample_outcome",
 ]

@@ -29,7 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from shogames.agents.base import Agent, sample_chance
+from shogames.agents.base import Agent
+from shogames.core.chance import sample_chance
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import Record, finish_record, start_record, write_record
