@@ -205,8 +205,8 @@ def test_terminal_game_played_to_the_end_then_replayed(tmp_path: Path) -> None:
     assert outcome.status == "finished"
     assert outcome.state.is_terminal()
     assert outcome.path == path
-    assert text.count("Not a legal move") == 2
-    assert "cannot read 'nonsense'" in text
+    assert "Cannot read that move: cannot read 'nonsense'" in text
+    assert "Not a legal move: 'BDa2-a3 WLa2-a3' is not legal: there is no Black stone on BDa2" in text
     assert "Type 'moves' to list the legal moves" in text
     assert "232 legal moves:" in text
     assert "Took back 2 moves" in text

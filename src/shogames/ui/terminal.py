@@ -31,7 +31,7 @@ from typing import Any
 
 from shogames.agents.base import Agent
 from shogames.core.chance import sample_chance
-from shogames.core.errors import ShogamesError
+from shogames.core.errors import NotationError, ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import Record, finish_record, start_record, write_record
 
@@ -248,6 +248,10 @@ class TerminalGame:
             else:
                 try:
                     move = state.parse_move(text)
+                except NotationError as error:
+                    self.write(f"Cannot read that move: {error}")
+                    self.write("Type 'moves' to list the legal moves, or 'help' for the commands.")
+                    continue
                 except ShogamesError as error:
                     self.write(f"Not a legal move: {error}")
                     self.write("Type 'moves' to list the legal moves, or 'help' for the commands.")
