@@ -14,7 +14,7 @@ from typing import Any
 from shogames.agents.base import Agent
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.records import Record, finish_record, start_record
+from shogames.records import Record, finish_record, start_position_text, start_record
 
 __all__ = ["play_game", "sample_chance"]
 
@@ -54,9 +54,7 @@ def play_game(
     if len(names) != game.num_players:
         raise ValueError(f"{game.id} needs {game.num_players} player names; got {len(names)}")
     state = start if start is not None else game.new_initial_state()
-    position = None if start is None else start.to_text()
-    if position is not None and position == game.new_initial_state().to_text():
-        position = None  # the usual start needs no position header
+    position = None if start is None else start_position_text(start)
     record = start_record(game, names, seed=seed, position=position)
     chance_rng = random.Random(seed)
     for agent in agents:

@@ -284,6 +284,16 @@ def _date_text(date: datetime.date) -> str:
     return f"{date.year:04d}.{date.month:02d}.{date.day:02d}"
 
 
+def start_position_text(state: State[Any]) -> str | None:
+    """The ``Position`` header value for a game that starts at ``state``: ``None`` at the initial state.
+
+    Records of games from the usual start carry no Position header; pass the result to
+    :func:`start_record`.
+    """
+    text = state.to_text()
+    return None if text == state.game.new_initial_state().to_text() else text
+
+
 def start_record(
     game: Game[Any],
     players: Sequence[str],

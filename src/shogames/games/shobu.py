@@ -490,10 +490,6 @@ class ShobuState(State[ShobuMove]):
             moves.append(PASS_MOVE)
         return tuple(moves)
 
-    def is_legal(self, move: ShobuMove) -> bool:
-        """Whether ``move`` is one of :meth:`legal_moves`."""
-        return move in self.legal_moves()
-
     def play_unchecked(self, move: ShobuMove) -> ShobuState:
         """Play a legal turn: move the passive stone, then the aggressive stone with any push."""
         seat = self._seat

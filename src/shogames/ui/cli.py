@@ -25,11 +25,11 @@ from shogames.agents.base import Agent, agent_names, make_agent
 from shogames.bench import run_bench
 from shogames.core.errors import NotationError, SettingsError, ShogamesError
 from shogames.core.perft import perft, perft_divide
-from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.protocol import Game, State
 from shogames.core.registry import available_games, game_class
 from shogames.core.settings import SettingValue, format_settings, parse_settings_text
 from shogames.records import Record, read_records, replay
-from shogames.ui.terminal import TerminalGame
+from shogames.ui.terminal import TerminalGame, mover_name
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
@@ -316,12 +316,6 @@ def perft_command(
         click.echo(perft(state, depth))
 
 
-def _seat_name(game: Game[Any], mover: int | None) -> str:
-    if mover == CHANCE:
-        return "chance"
-    return "nobody" if mover is None else game.player_names[mover]
-
-
 def _record_summary(record: Record, game: Game[Any], plies: int) -> str:
     players = " vs ".join(record.headers.get(name, "?") for name in game.player_names)
     termination = f" ({record.termination})" if record.termination else ""
@@ -362,7 +356,7 @@ def replay_command(path: Path, quiet: bool) -> None:
         click.echo(played.states[0].diagram())
         for ply, move_text in enumerate(record.moves):
             click.echo("")
-            click.echo(f"{ply + 1}. {_seat_name(played.game, played.states[ply].to_move)}: {move_text}")
+            click.echo(f"{ply + 1}. {mover_name(played.game, played.states[ply].to_move)}: {move_text}")
             click.echo(played.states[ply + 1].diagram())
         termination = f" ({record.termination})" if record.termination else ""
         click.echo(f"Result: {record.result}{termination}")

@@ -33,7 +33,7 @@ from shogames.agents.base import Agent
 from shogames.core.chance import sample_chance
 from shogames.core.errors import NotationError, ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.records import Record, finish_record, start_record, write_record
+from shogames.records import Record, finish_record, start_position_text, start_record, write_record
 
 HELP_TEXT = """\
 Type a move in the game's notation, or one of these commands:
@@ -91,6 +91,18 @@ def format_columns(items: Sequence[str], width: int = _LINE_WIDTH) -> list[str]:
         "".join(item.ljust(cell) for item in items[start : start + per_line]).rstrip()
         for start in range(0, len(items), per_line)
     ]
+
+
+def mover_name(game: Game[Any], mover: int | None) -> str:
+    """A mover in words: the seat's name, ``chance`` for :data:`CHANCE`, ``nobody`` once the game is over.
+
+    >>> from shogames import make
+    >>> mover_name(make("shobu"), 1), mover_name(make("shobu"), CHANCE)
+    ('White', 'chance')
+    """
+    if mover == CHANCE:
+        return "chance"
+    return "nobody" if mover is None else game.player_names[mover]
 
 
 class TerminalGame:
@@ -153,8 +165,7 @@ class TerminalGame:
         if len(self.players) != game.num_players:
             raise ValueError(f"{game.id} needs {game.num_players} player names; got {len(self.players)}")
         first = start if start is not None else game.new_initial_state()
-        initial_text = game.new_initial_state().to_text()
-        self.position = None if first.to_text() == initial_text else first.to_text()
+        self.position = start_position_text(first)
         self.states: list[State[Any]] = [first]
         self.moves: list[str] = []
         started = now()
@@ -217,8 +228,7 @@ class TerminalGame:
         self.write(state.diagram())
         if self.moves:
             last_mover = self.states[-2].to_move
-            by = "chance" if last_mover == CHANCE else self._seat(last_mover)
-            self.write(f"Last move: {self.moves[-1]} ({by})")
+            self.write(f"Last move: {self.moves[-1]} ({self._seat(last_mover)})")
         self.write(f"Ply {state.ply + 1}: {self._seat(seat)} ({self.players[seat]}) to move.")
         while True:
             try:
@@ -331,7 +341,7 @@ class TerminalGame:
         return " and ".join(winners) + (" wins" if len(winners) == 1 else " win")
 
     def _seat(self, seat: int | None) -> str:
-        return "nobody" if seat is None or seat < 0 else self.game.player_names[seat]
+        return mover_name(self.game, seat)
 
     def _introduction(self) -> str:
         parts = []
@@ -341,16 +351,3 @@ class TerminalGame:
         settings = self.game.settings_text()
         hint = " Type 'help' for the commands." if self.humans else ""
         return f"{self.game.name} ({settings}). {'; '.join(parts)}.{hint}"
-
-
-def play_in_terminal(game: Game[Any], **options: Any) -> TerminalOutcome:
-    """Play one game at the terminal: ``TerminalGame(game, **options).run()``.
-
-    Args:
-        game: the game (with its settings) to play.
-        **options: the keyword arguments of :class:`TerminalGame`.
-
-    Returns:
-        How the session ended.
-    """
-    return TerminalGame(game, **options).run()
