@@ -111,6 +111,15 @@ class Game(ABC, Generic[StateT]):
     def new_initial_state(self) -> StateT:
         """The state before the first move."""
 
+    def start_position(self) -> StateT:
+        """The first position where a seat moves on the board, after any opening decisions.
+
+        Most games start there, so this is :meth:`new_initial_state`. A game whose opening is a toss or a
+        choice of sides (Shoo) returns the position right after it. ``shogames legal`` and ``perft``
+        start here by default.
+        """
+        return self.new_initial_state()
+
     @abstractmethod
     def state_from_text(self, text: str) -> StateT:
         """Read a position written by :meth:`State.to_text`.

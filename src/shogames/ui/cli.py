@@ -69,12 +69,23 @@ def _game_options(function: FuncT) -> FuncT:
 
 
 def _position_option(function: FuncT) -> FuncT:
-    """Add ``--position TEXT`` to a command."""
+    """Add ``--position TEXT`` to a command that starts from the initial state."""
     return click.option(
         "--position",
         metavar="TEXT",
         default=None,
         help="Start from this position (in the game's position text) instead of the initial one.",
+    )(function)
+
+
+def _board_position_option(function: FuncT) -> FuncT:
+    """Add ``--position TEXT`` to a command that starts from the game's start position."""
+    return click.option(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="Use this position (in the game's position text) instead of the start position, where the"
+        " first seat makes its first move on the board (after any toss or choice of sides).",
     )(function)
 
 
@@ -97,15 +108,17 @@ def load_game(game_id: str, settings_texts: Sequence[str] = (), preset: str | No
     return cls(preset, **values)
 
 
-def load_position(game: Game[Any], position: str | None) -> State[Any]:
-    """Read ``--position`` (or take the initial state when it is ``None``).
+def load_position(game: Game[Any], position: str | None, *, board_start: bool = False) -> State[Any]:
+    """Read ``--position``; without one, take the initial state, or with ``board_start`` the start position.
+
+    The start position is :meth:`~shogames.core.protocol.Game.start_position`: after any toss or choice.
 
     Raises:
         NotationError: the text is not a position of the game.
     """
     state: State[Any]
     if position is None:
-        state = game.new_initial_state()
+        state = game.start_position() if board_start else game.new_initial_state()
         return state
     try:
         state = game.state_from_text(position)
@@ -266,7 +279,7 @@ def play_command(
 
 @main.command("legal")
 @click.argument("game_id", metavar="GAME")
-@_position_option
+@_board_position_option
 @_game_options
 def legal_command(
     game_id: str, position: str | None, settings_texts: tuple[str, ...], preset: str | None
@@ -274,10 +287,10 @@ def legal_command(
     """Print the legal moves, one per line.
 
     The moves of the next decision in the game's notation: a player's moves, or the chance outcomes
-    at a chance node; nothing once the game is over.
+    at a chance node; nothing once the game is over. Without --position, from the start position.
     """
     game = load_game(game_id, settings_texts, preset)
-    state = load_position(game, position)
+    state = load_position(game, position, board_start=True)
     if state.is_terminal():
         click.echo("the game is over: there are no legal moves", err=True)
     for move in state.legal_moves():
@@ -287,7 +300,7 @@ def legal_command(
 @main.command("perft")
 @click.argument("game_id", metavar="GAME")
 @click.option("--depth", type=click.IntRange(min=0), required=True, help="How many moves deep to count.")
-@_position_option
+@_board_position_option
 @_game_options
 @click.option("--divide", is_flag=True, help="Also print the count below each first move.")
 def perft_command(
@@ -301,10 +314,10 @@ def perft_command(
     """Count the move sequences DEPTH moves long.
 
     The total is always the last line; with --divide, one `move: count` line per legal move comes
-    first.
+    first. Without --position, from the start position.
     """
     game = load_game(game_id, settings_texts, preset)
-    state = load_position(game, position)
+    state = load_position(game, position, board_start=True)
     if divide:
         if depth < 1:
             raise ShogamesUsageError("perft --divide needs a depth of 1 or more")

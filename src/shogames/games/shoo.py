@@ -1,0 +1,1660 @@
+"""Shoo (David Andrew, Justin Kalef & Chris Kidd, 1999): a 9×9 travelling game with neutral horses.
+
+Rules source: the designers' narrative (``shared/seeds/000_18fe475ffc847542.txt``) and the Games of Towers
+reading (``shared/seeds/001_106b84cdc380ee3f.txt``), as settled by our rulings (``shared/rules/shoo.md``).
+``docs/games/shoo.md`` tells the rules in our words, with every decision the documents leave open.
+
+Seats, sides and squares
+------------------------
+The seats are the colours, **Blue** (seat 0) and **White** (seat 1). The opening (a coin toss, then the
+winner's choice between the first move and the odd horse) decides which colour plays **South**, who moves
+first, and which plays **North**; rules code works with sides (0 South, 1 North) and maps them to seats.
+
+Files a–i run left to right and ranks 1–9 upward from South. Square ``file + 9 * rank`` (both from 0) is
+bit ``file + 9 * rank`` of an 81-bit int, so a set of squares is an int::
+
+    rank 9 | 72 .. 80 |      South's home area (its destination) a7–c9; North's is g1–i3
+    ...
+    rank 1 |  0 ..  8 |
+             a  ..  i
+
+A position is four such bitboards (South's travellers, North's travellers, mounted travellers of either
+side, free horses) plus the held horse, the stables, the pastures, the pending shoo and what a hush needs.
+Neighbour masks and rays are precomputed per square, and touching is a popcount.
+
+Moves
+-----
+A move is a :class:`ShooMove`: its kind, up to four squares and an optional shoo declaration. Notation
+(rulings §3): ``d4-d5`` step or ride, ``H*e5`` call up a stable horse, ``Hg7-d4`` slide a free horse,
+``d4>d5`` mount (``d4>d5-d9`` and ride on), ``e5/d4`` dismount, ``!e5`` hold, ``xe5`` retire, ``T*a1`` return
+from the stable, ``d4xe5@d5-g7`` capture (place the rider on d5, ride to g7), ``~a9`` shooed off (towers:
+``~a9@d6``, dropped on d6), `` shoo c7`` appended to declare a shoo, ``HUSH`` and ``pass``. The opening is
+``toss:blue`` or ``toss:white`` (chance), then ``first`` or ``odd-horse`` (the toss winner's choice).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterator, Mapping
+from fractions import Fraction
+from typing import ClassVar, Final, NamedTuple
+
+from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import register
+from shogames.core.settings import Setting, SettingValue
+
+BLUE: Final = 0
+"""Seat of Blue."""
+WHITE: Final = 1
+"""Seat of White."""
+SOUTH: Final = 0
+"""Side of South, who moves first and starts on g1–i3."""
+NORTH: Final = 1
+"""Side of North, who starts on a7–c9 with the odd horse in its stable."""
+
+SEAT_NAMES: Final = ("Blue", "White")
+"""The seats' names in seat order."""
+SIDE_NAMES: Final = ("South", "North")
+"""The sides' names in side order."""
+FILES: Final = "abcdefghi"
+"""Files from South's left to right."""
+SIZE: Final = 9
+"""The field is SIZE × SIZE squares."""
+
+# Move kinds, in the order legal_moves lists them.
+STEP: Final = 0
+"""A foot traveller steps to an adjacent empty square (also a step that answers a shoo)."""
+MOUNT: Final = 1
+"""A foot traveller mounts an adjacent free horse and may ride on (towers: mount only)."""
+RIDE: Final = 2
+"""A mounted traveller slides like a queen."""
+DISMOUNT: Final = 3
+"""A mounted traveller steps off to an adjacent empty square; the horse stays, free."""
+CAPTURE: Final = 4
+"""A traveller takes an adjacent enemy rider's horse, placing the rider, and may ride on."""
+RETURN: Final = 5
+"""A stabled traveller comes back on foot to an empty square of its first row."""
+CALL: Final = 6
+"""A horse is called up from the stable (towers: dropped)."""
+SLIDE: Final = 7
+"""A free horse slides like a queen."""
+HOLD: Final = 8
+"""A free horse next to one of the mover's travellers is held for the opponent's next turn."""
+RETIRE: Final = 9
+"""A free horse next to one of the mover's travellers goes to the mover's pasture for good."""
+SHOOED_OFF: Final = 10
+"""A shooed traveller with no answer leaves the field (towers: and is dropped near its start area)."""
+HUSH: Final = 11
+"""The opponent's last move is taken back: "Hush, you can't do that!"."""
+PASS: Final = 12
+"""No legal action: the turn passes."""
+TOSS: Final = 13
+"""The coin toss (a chance outcome): ``to`` is the winner's seat."""
+CHOOSE: Final = 14
+"""The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
+
+_PLAY, _TOSS, _CHOICE = 0, 1, 2
+
+
+class ShooMove(NamedTuple):
+    """One Shoo move; unused squares are -1.
+
+    Attributes:
+        kind: what the move does (:data:`STEP` ... :data:`CHOOSE`).
+        origin: the square the moving traveller or horse starts on.
+        via: a mount's horse square, or a capture's square of the enemy rider.
+        place: where a capture puts the displaced rider.
+        to: where the move ends (for TOSS the winner's seat, for CHOOSE 0 first move / 1 odd horse).
+        shoo: the square of the enemy traveller shooed by this move, or -1.
+    """
+
+    kind: int
+    origin: int = -1
+    via: int = -1
+    place: int = -1
+    to: int = -1
+    shoo: int = -1
+
+    def base(self) -> ShooMove:
+        """The move without its shoo declaration: what a HUSH bars for the rest of the turn."""
+        return self._replace(shoo=-1) if self.shoo >= 0 else self
+
+
+HUSH_MOVE: Final = ShooMove(HUSH)
+"""The move that hushes the opponent's last move."""
+PASS_MOVE: Final = ShooMove(PASS)
+"""The pass, legal only when nothing else is."""
+
+
+def square_name(square: int) -> str:
+    """The name of square ``square`` (0–80), such as ``e5``."""
+    return FILES[square % SIZE] + str(square // SIZE + 1)
+
+
+def parse_square(text: str) -> int:
+    """The square named ``text`` (``a1`` .. ``i9``, any case).
+
+    Raises:
+        NotationError: the text names no square of the field.
+    """
+    name = text.strip().lower()
+    if len(name) != 2 or name[0] not in FILES or name[1] not in "123456789":
+        raise NotationError(f"expected a square from a1 to i9, got {text!r}")
+    return FILES.index(name[0]) + SIZE * (int(name[1]) - 1)
+
+
+# --- Geometry, precomputed ------------------------------------------------------------------------------
+
+_VECTORS: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+
+def _block(files: range, ranks: range) -> int:
+    return sum(1 << (f + SIZE * r) for f in files for r in ranks)
+
+
+def _neighbours(square: int) -> tuple[int, ...]:
+    f, r = square % SIZE, square // SIZE
+    return tuple(
+        sorted((f + df) + SIZE * (r + dr) for df, dr in _VECTORS if 0 <= f + df < SIZE and 0 <= r + dr < SIZE)
+    )
+
+
+def _rays(square: int) -> tuple[tuple[int, ...], ...]:
+    f, r = square % SIZE, square // SIZE
+    rays = []
+    for df, dr in _VECTORS:
+        ray = []
+        k = 1
+        while 0 <= f + k * df < SIZE and 0 <= r + k * dr < SIZE:
+            ray.append((f + k * df) + SIZE * (r + k * dr))
+            k += 1
+        if ray:
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+NEIGHBOURS: Final = tuple(_neighbours(square) for square in range(SIZE * SIZE))
+"""Per square, the squares a king's step away."""
+NEIGHBOUR_MASKS: Final = tuple(sum(1 << n for n in ns) for ns in NEIGHBOURS)
+"""Per square, the bitboard of its neighbours."""
+RAYS: Final = tuple(_rays(square) for square in range(SIZE * SIZE))
+"""Per square, the queen lines leaving it (nearest square first), only those with at least one square."""
+HOME_MASKS: Final = (_block(range(0, 3), range(6, 9)), _block(range(6, 9), range(0, 3)))
+"""Per side, its home area, the destination: a7–c9 for South, g1–i3 for North."""
+START_MASKS: Final = (HOME_MASKS[NORTH], HOME_MASKS[SOUTH])
+"""Per side, where its travellers start (the other side's home area)."""
+FIRST_ROWS: Final = (_block(range(SIZE), range(0, 1)), _block(range(SIZE), range(8, 9)))
+"""Per side, its first row, next to its stable, where stabled travellers return: rank 1 and rank 9."""
+FIELD: Final = (1 << (SIZE * SIZE)) - 1
+"""Every square."""
+ODD_HORSE_SQUARE: Final = 4 + SIZE * 4
+"""e5, where the odd horse stands until the opening choice."""
+_HOME_AREAS: Final = HOME_MASKS[0] | HOME_MASKS[1]
+
+
+def _ring_distance(square: int, area: int) -> int:
+    f, r = square % SIZE, square // SIZE
+    return min(max(abs(f - s % SIZE), abs(r - s // SIZE)) for s in range(SIZE * SIZE) if area >> s & 1)
+
+
+# Per side, the squares around its start area grouped by distance (ring 1, 2, ...): where towers drops a
+# shooed traveller that cannot escape.
+_DROP_RINGS: Final = tuple(
+    tuple(
+        sum(1 << s for s in range(SIZE * SIZE) if _ring_distance(s, START_MASKS[side]) == k)
+        for k in range(1, SIZE)
+    )
+    for side in (SOUTH, NORTH)
+)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set squares of a bitboard, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+_START_BOARD: Final = "nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss"
+START_POSITION: Final = f"{_START_BOARD} s 4/5 0/0 0/0 0"
+"""The position after the opening with nine horses: South (Blue) to make the first move (rulings T1)."""
+
+# --- Settings --------------------------------------------------------------------------------------------
+
+_SETTINGS: Final = (
+    Setting(
+        "ruleset", "designers", "the designers' rules, or seed 001 read literally", ("designers", "towers")
+    ),
+    Setting("horses", 9, "horses in play: 9, or 7 (variant V1: 3 per stable plus the odd horse)", None, 7, 9),
+    Setting(
+        "stable_drop",
+        "adjacent",
+        "a stable horse is called up next to one of your travellers, or anywhere (held only if next)",
+        ("adjacent", "anywhere"),
+    ),
+    Setting(
+        "hush",
+        "optional",
+        "hushing: the opponent's option, hushable moves illegal, the two penalty variants, or none",
+        ("optional", "automatic", "lose-move", "shoo-off", "off"),
+    ),
+    Setting(
+        "capture_in_home",
+        "place-inside",
+        "a rider in its own home area is captured with placement inside it, anywhere, or not at all",
+        ("place-inside", "anywhere", "immune"),
+    ),
+    Setting("mount_escape", "on", "a shooed traveller may escape by mounting a horse", ("on", "off")),
+    Setting("leave_home", "no", "travellers may leave their home area again (variant V3)", ("no", "yes")),
+    Setting(
+        "first_player",
+        "toss",
+        "who moves first: decided by the toss and choice, or fixed",
+        ("toss", "blue", "white"),
+    ),
+    Setting("max_plies", 1000, "standing moves before the game is cut and drawn (length cap)", minimum=1),
+)
+
+# The most hushes one turn can see: every hushable move is a step or dismount (at most 8 per traveller
+# on the field) or a return (at most 9 squares), and each can be hushed once.
+_MAX_HUSHES_PER_TURN: Final = 8 * 9 + 9
+
+
+@register
+class ShooGame(Game["ShooState"]):
+    """Shoo under fixed settings; see ``docs/games/shoo.md`` for each setting's effect.
+
+    Settings:
+        ruleset: ``designers`` (seed 000 with our rulings) or ``towers`` (seed 001 taken literally).
+        horses: 9, or 7 (variant V1).
+        stable_drop: where a stable horse may be called up: ``adjacent`` or ``anywhere``.
+        hush: ``optional``, ``automatic``, ``lose-move``, ``shoo-off`` or ``off``.
+        capture_in_home: ``place-inside``, ``anywhere`` or ``immune``.
+        mount_escape: ``on`` or ``off``.
+        leave_home: ``no`` or ``yes`` (variant V3).
+        first_player: ``toss``, ``blue`` or ``white``.
+        max_plies: the length cap in standing moves (hushed moves and hushes do not count).
+
+    The towers ruleset has no hushing and no traveller stables, drops horses anywhere outside the home
+    areas and settles home captures by itself, so it ignores ``stable_drop``, ``hush`` and
+    ``capture_in_home``.
+    """
+
+    id = "shoo"
+    name = "Shoo"
+    version = 1
+    setting_specs = _SETTINGS
+    presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
+        "designers": {"ruleset": "designers"},
+        "towers": {"ruleset": "towers"},
+        "seven-horses": {"horses": 7},
+        "hush-lose-move": {"hush": "lose-move"},
+        "hush-shoo-off": {"hush": "shoo-off"},
+        "leave-home": {"leave_home": "yes"},
+    }
+
+    def __init__(self, preset: str | None = None, **settings: object) -> None:
+        super().__init__(preset, **settings)
+        if self.settings["horses"] not in (7, 9):
+            raise SettingsError(f"setting 'horses' expects 9 or 7, got {self.settings['horses']}")
+        self.towers = self.settings["ruleset"] == "towers"
+        self.hush_mode = "off" if self.towers else str(self.settings["hush"])
+        self.drop_anywhere = self.settings["stable_drop"] == "anywhere"
+        self.capture_in_home = "anywhere" if self.towers else str(self.settings["capture_in_home"])
+        self.mount_escape = self.settings["mount_escape"] == "on"
+        self.safety = self.settings["leave_home"] == "no"
+        self.max_plies = int(self.settings["max_plies"])
+        self.horses_per_stable = (int(self.settings["horses"]) - 1) // 2
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """Blue, then White; the opening decides which one plays South and moves first."""
+        return SEAT_NAMES
+
+    @property
+    def max_game_length(self) -> int:
+        """A true bound: two opening plies, then per standing move at most 81 hushed moves and hushes."""
+        return 2 + self.max_plies * (1 + 2 * _MAX_HUSHES_PER_TURN)
+
+    @property
+    def has_chance(self) -> bool:
+        """The coin toss is a chance outcome when ``first_player=toss``."""
+        return self.settings["first_player"] == "toss"
+
+    def new_initial_state(self) -> ShooState:
+        """The set-up before the opening: nine travellers a side, the odd horse on e5, the toss to come.
+
+        With ``first_player`` fixed there is no toss and no choice: the state is the start position with
+        that seat as South.
+        """
+        stable = self.horses_per_stable
+        first = self.settings["first_player"]
+        if first == "toss":
+            return self.state_from_text(
+                f"nnn6/nnn6/nnn6/9/4h4/9/6sss/6sss/6sss toss {stable}/{stable} 0/0 0/0 0"
+            )
+        return self.start_position()
+
+    def start_position(self) -> ShooState:
+        """The position after the opening, South to make the first move (rulings T1).
+
+        ``legal`` and ``perft`` start here. South is Blue unless ``first_player=white``.
+        """
+        stable = self.horses_per_stable
+        south = " south=white" if self.settings["first_player"] == "white" else ""
+        return self.state_from_text(f"{_START_BOARD} s {stable}/{stable + 1} 0/0 0/0 0{south}")
+
+    def state_from_text(self, text: str) -> ShooState:
+        """Read a position written by :meth:`ShooState.to_text` (format in ``docs/games/shoo.md``).
+
+        Raises:
+            NotationError: the text is not a Shoo position; the message names the faulty field.
+        """
+        return _read_position(self, text)
+
+
+class _HushContext(NamedTuple):
+    """What a HUSH needs: the hushable move just played and how to put the position back before it."""
+
+    move: ShooMove  # the hushable move, without its shoo declaration
+    held_before: int  # the horse the hushing side held before that move, or -1
+    passes_before: int  # passes in a row before that move
+    barred: frozenset[ShooMove]  # the mover's moves already hushed this turn
+
+
+class _History(NamedTuple):
+    """A standing position in the chain of earlier ones, for the repetition draw."""
+
+    key: Hashable
+    epoch: tuple[int, int, int, int]  # stable horses and pastures: once changed, no earlier position recurs
+    parent: _History | None
+
+
+class ShooState(State[ShooMove]):
+    """A Shoo position with everything needed to go on: see the module docstring for the encoding."""
+
+    __slots__ = (
+        "_barred",
+        "_chooser",
+        "_end",
+        "_game",
+        "_held",
+        "_history",
+        "_horses",
+        "_hush",
+        "_legal",
+        "_mounted",
+        "_moves",
+        "_passes",
+        "_pasture",
+        "_phase",
+        "_ply",
+        "_shoo",
+        "_side",
+        "_south",
+        "_stable_horses",
+        "_stable_travellers",
+        "_travellers",
+        "_winner",
+    )
+
+    def __init__(
+        self,
+        game: ShooGame,
+        *,
+        travellers: tuple[int, int],
+        mounted: int,
+        horses: int,
+        held: int,
+        stable_horses: tuple[int, int],
+        stable_travellers: tuple[int, int],
+        pasture: tuple[int, int],
+        side: int,
+        phase: int = _PLAY,
+        chooser: int = BLUE,
+        south: int = BLUE,
+        shoo: int = -1,
+        hush: _HushContext | None = None,
+        barred: frozenset[ShooMove] = frozenset(),
+        moves: int = 0,
+        ply: int = 0,
+        passes: int = 0,
+        end: str | None = None,
+        history: _History | None = None,
+        parent: _History | None = None,
+    ) -> None:
+        self._game = game
+        self._travellers = travellers
+        self._mounted = mounted
+        self._horses = horses
+        self._held = held
+        self._stable_horses = stable_horses
+        self._stable_travellers = stable_travellers
+        self._pasture = pasture
+        self._side = side
+        self._phase = phase
+        self._chooser = chooser
+        self._south = south
+        self._shoo = shoo
+        self._hush = hush
+        self._barred = barred
+        self._moves = moves
+        self._ply = ply
+        self._passes = passes
+        self._legal: tuple[ShooMove, ...] | None = None
+        self._winner: int | None = None
+        self._end = end
+        if phase == _PLAY and end is None:
+            self._end = self._find_end()
+        # A position restored by a HUSH keeps its own node; any other adds itself after `parent`.
+        self._history = history if history is not None else self._record_history(parent)
+
+    # --- Facts about the position ------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ShooGame:
+        """The game and its settings."""
+        return self._game
+
+    @property
+    def ply(self) -> int:
+        """Moves played, the toss, the choice, hushed moves and hushes included."""
+        return self._ply
+
+    @property
+    def standing_moves(self) -> int:
+        """Moves that stand (no toss, choice, hushed move or hush): what ``max_plies`` counts."""
+        return self._moves
+
+    @property
+    def side(self) -> int:
+        """The side to move (or that would move): :data:`SOUTH` or :data:`NORTH`."""
+        return self._side
+
+    @property
+    def south(self) -> int:
+        """The seat that plays South."""
+        return self._south
+
+    def seat_of(self, side: int) -> int:
+        """The seat that plays ``side``."""
+        return self._south if side == SOUTH else 1 - self._south
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, CHANCE at the toss, ``None`` once the game is over."""
+        if self._phase == _TOSS:
+            return CHANCE
+        if self._phase == _CHOICE:
+            return self._chooser
+        if self._end is not None:
+            return None
+        return self.seat_of(self._side)
+
+    def piece_at(self, square: int) -> str:
+        """What stands on ``square``, as in the position text.
+
+        ``.`` empty, ``s``/``n`` a foot traveller, ``S``/``N`` mounted, ``h`` a free horse, ``H`` held.
+        """
+        bit = 1 << square
+        for side, letter in ((SOUTH, "s"), (NORTH, "n")):
+            if self._travellers[side] & bit:
+                return letter.upper() if self._mounted & bit else letter
+        if self._horses & bit:
+            return "H" if square == self._held else "h"
+        return "."
+
+    @property
+    def held(self) -> int:
+        """The square of the horse held by the side that moved last, or -1."""
+        return self._held
+
+    @property
+    def pending_shoo(self) -> int:
+        """The square of the side to move's traveller that must answer a shoo, or -1."""
+        return self._shoo
+
+    @property
+    def stable_horses(self) -> tuple[int, int]:
+        """Horses in each side's stable (South, North)."""
+        return self._stable_horses
+
+    @property
+    def stable_travellers(self) -> tuple[int, int]:
+        """Travellers in each side's stable (South, North)."""
+        return self._stable_travellers
+
+    @property
+    def pasture(self) -> tuple[int, int]:
+        """Horses retired to each side's pasture (South, North)."""
+        return self._pasture
+
+    @property
+    def hushable_move(self) -> ShooMove | None:
+        """The opponent's last move when the side to move may HUSH it, else ``None``."""
+        return self._hush.move if self._hush is not None else None
+
+    @property
+    def barred_moves(self) -> frozenset[ShooMove]:
+        """Moves already hushed this turn.
+
+        They belong to the side to move, or, while a HUSH is open, to the side that just moved.
+        """
+        return self._hush.barred if self._hush is not None else self._barred
+
+    def _find_end(self) -> str | None:
+        for side in (self._side ^ 1, self._side):
+            home = HOME_MASKS[side]
+            if self._travellers[side] & ~self._mounted & home == home:
+                self._winner = side
+                return "win"
+        if self._passes >= 2:
+            return "passes"
+        if self._moves >= self._game.max_plies:
+            return "cap"
+        return None
+
+    def _repetition_key(self) -> Hashable:
+        return (
+            self._travellers,
+            self._mounted,
+            self._horses,
+            self._held,
+            self._stable_horses,
+            self._stable_travellers,
+            self._pasture,
+            self._shoo,
+            self._side,
+        )
+
+    def _epoch(self) -> tuple[int, int, int, int]:
+        return (*self._stable_horses, *self._pasture)
+
+    def _record_history(self, parent: _History | None) -> _History:
+        """Add this standing position to the chain and end the game at its third occurrence."""
+        key = self._repetition_key()
+        epoch = self._epoch()
+        node = _History(key, epoch, parent)
+        if self._end is None and self._phase == _PLAY:
+            seen = 0
+            earlier = parent
+            while earlier is not None and earlier.epoch == epoch:
+                if earlier.key == key:
+                    seen += 1
+                    if seen == 2:
+                        self._end = "repetition"
+                        break
+                earlier = earlier.parent
+        return node
+
+    def is_terminal(self) -> bool:
+        """Over at a win, two passes in a row, the third repetition, or the length cap."""
+        return self._end is not None
+
+    def is_truncated(self) -> bool:
+        """Whether the game reached ``max_plies`` standing moves without a result."""
+        return self._end == "cap"
+
+    def termination(self) -> str | None:
+        """``normal`` (a win), ``repetition``, ``two passes``, ``length cap``, or ``None`` while going on."""
+        return {
+            None: None,
+            "win": "normal",
+            "repetition": "repetition",
+            "passes": "two passes",
+            "cap": "length cap",
+        }[self._end]
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` (going on, or drawn)."""
+        return None if self._winner is None else self.seat_of(self._winner)
+
+    def returns(self) -> tuple[float, ...]:
+        """+1 to the winner and -1 to the loser; 0 each while going on or after a draw."""
+        if self._winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.seat_of(self._winner) == BLUE else (-1.0, 1.0)
+
+    def key(self) -> Hashable:
+        """Everything that decides the legal moves and the result; not the move counters or history."""
+        return (
+            self._repetition_key(),
+            self._phase,
+            self._chooser,
+            self._south,
+            self._hush,
+            self._barred,
+            self._passes,
+            self._end,
+        )
+
+    # --- Move generation ----------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[ShooMove, ...]:
+        """Every legal move: HUSH first when open, then by kind (see the kind constants), then squares."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def count_legal_moves(self) -> int:
+        """How many legal moves there are."""
+        return len(self.legal_moves())
+
+    def chance_outcomes(self) -> tuple[tuple[ShooMove, Fraction], ...]:
+        """At the toss, each seat wins with probability 1/2.
+
+        Raises:
+            ValueError: the state is not the toss.
+        """
+        if self._phase != _TOSS:
+            raise ValueError("chance_outcomes() asked of a Shoo state that is not the toss")
+        half = Fraction(1, 2)
+        return ((ShooMove(TOSS, to=BLUE), half), (ShooMove(TOSS, to=WHITE), half))
+
+    def _generate(self) -> tuple[ShooMove, ...]:
+        if self._phase == _TOSS:
+            return (ShooMove(TOSS, to=BLUE), ShooMove(TOSS, to=WHITE))
+        if self._phase == _CHOICE:
+            return (ShooMove(CHOOSE, to=0), ShooMove(CHOOSE, to=1))
+        if self._end is not None:
+            return ()
+        moves: list[ShooMove] = []
+        if self._hush is not None:
+            moves.append(HUSH_MOVE)
+        generator = _TowersGenerator(self) if self._game.towers else _DesignersGenerator(self)
+        turn = generator.generate()
+        if self._barred:
+            turn = [move for move in turn if move.base() not in self._barred]
+        moves.extend(turn if turn else [PASS_MOVE])
+        return tuple(moves)
+
+    # --- Playing moves ------------------------------------------------------------------------------------
+
+    def play_unchecked(self, move: ShooMove) -> ShooState:
+        """The state after ``move`` (taken from :meth:`legal_moves`)."""
+        kind = move.kind
+        if kind == TOSS:
+            return self._replace(phase=_CHOICE, chooser=move.to, ply=self._ply + 1)
+        if kind == CHOOSE:
+            south = self._chooser if move.to == 0 else 1 - self._chooser
+            horses = self._horses & ~(1 << ODD_HORSE_SQUARE)
+            stables = (self._stable_horses[SOUTH], self._stable_horses[NORTH] + 1)
+            return self._replace(
+                phase=_PLAY,
+                chooser=BLUE,
+                south=south,
+                horses=horses,
+                stable_horses=stables,
+                ply=self._ply + 1,
+            )
+        if kind == HUSH:
+            return self._play_hush()
+        return self._play_action(move)
+
+    def _replace(self, **changes: object) -> ShooState:
+        """A copy with some fields changed (for the opening, where no history is kept)."""
+        fields: dict[str, object] = {
+            "travellers": self._travellers,
+            "mounted": self._mounted,
+            "horses": self._horses,
+            "held": self._held,
+            "stable_horses": self._stable_horses,
+            "stable_travellers": self._stable_travellers,
+            "pasture": self._pasture,
+            "side": self._side,
+            "phase": self._phase,
+            "chooser": self._chooser,
+            "south": self._south,
+            "moves": self._moves,
+            "ply": self._ply,
+        }
+        fields.update(changes)
+        return ShooState(self._game, **fields)  # type: ignore[arg-type]
+
+    def _play_action(self, move: ShooMove) -> ShooState:
+        game = self._game
+        me, you = self._side, self._side ^ 1
+        travellers = list(self._travellers)
+        mounted = self._mounted
+        horses = self._horses
+        stable_horses = list(self._stable_horses)
+        stable_travellers = list(self._stable_travellers)
+        pasture = list(self._pasture)
+        held = -1
+        kind, origin, to = move.kind, move.origin, move.to
+        if kind == STEP:
+            travellers[me] = travellers[me] & ~(1 << origin) | (1 << to)
+        elif kind == MOUNT:
+            travellers[me] = travellers[me] & ~(1 << origin) | (1 << to)
+            horses &= ~(1 << move.via)
+            mounted |= 1 << to
+        elif kind == RIDE:
+            travellers[me] = travellers[me] & ~(1 << origin) | (1 << to)
+            mounted ^= (1 << origin) | (1 << to)
+        elif kind == DISMOUNT:
+            travellers[me] = travellers[me] & ~(1 << origin) | (1 << to)
+            mounted &= ~(1 << origin)
+            horses |= 1 << origin
+        elif kind == CAPTURE:
+            via = 1 << move.via
+            travellers[you] ^= via | (1 << move.place)
+            if mounted >> origin & 1:
+                horses |= 1 << origin
+            mounted &= ~((1 << origin) | via)
+            travellers[me] = travellers[me] & ~(1 << origin) | (1 << to)
+            mounted |= 1 << to
+        elif kind == RETURN:
+            travellers[me] |= 1 << to
+            stable_travellers[me] -= 1
+        elif kind == CALL:
+            horses |= 1 << to
+            stable_horses[me] -= 1
+            if game.towers or not game.drop_anywhere or NEIGHBOUR_MASKS[to] & travellers[me]:
+                held = to
+        elif kind == SLIDE:
+            horses ^= (1 << origin) | (1 << to)
+            if not game.towers and NEIGHBOUR_MASKS[to] & travellers[me]:
+                held = to
+        elif kind == HOLD:
+            held = to
+        elif kind == RETIRE:
+            horses &= ~(1 << to)
+            pasture[me] += 1
+        elif kind == SHOOED_OFF:
+            travellers[me] &= ~(1 << origin)
+            if to >= 0:
+                travellers[me] |= 1 << to
+            else:
+                stable_travellers[me] += 1
+        hush: _HushContext | None = None
+        if (
+            kind in (STEP, DISMOUNT, RETURN)
+            and game.hush_mode not in ("off", "automatic")
+            and _shooable(to, me, travellers[you])
+        ):
+            hush = _HushContext(move.base(), self._held, self._passes, self._barred)
+        return ShooState(
+            game,
+            travellers=(travellers[0], travellers[1]),
+            mounted=mounted,
+            horses=horses,
+            held=held,
+            stable_horses=(stable_horses[0], stable_horses[1]),
+            stable_travellers=(stable_travellers[0], stable_travellers[1]),
+            pasture=(pasture[0], pasture[1]),
+            side=you,
+            south=self._south,
+            shoo=move.shoo,
+            hush=hush,
+            moves=self._moves + 1,
+            ply=self._ply + 1,
+            passes=self._passes + 1 if kind == PASS else 0,
+            parent=self._history,
+        )
+
+    def _play_hush(self) -> ShooState:
+        """Take back the last move; under the penalty variants the hushed side's turn ends too."""
+        assert self._hush is not None
+        context = self._hush
+        hushed = context.move
+        me = self._side  # the side that hushes
+        mover = me ^ 1
+        travellers = list(self._travellers)
+        mounted = self._mounted
+        horses = self._horses
+        stable_travellers = list(self._stable_travellers)
+        origin, to = hushed.origin, hushed.to
+        if hushed.kind == STEP:
+            travellers[mover] ^= (1 << origin) | (1 << to)
+        elif hushed.kind == DISMOUNT:
+            travellers[mover] ^= (1 << origin) | (1 << to)
+            mounted |= 1 << origin
+            horses &= ~(1 << origin)
+        else:  # RETURN
+            travellers[mover] &= ~(1 << to)
+            stable_travellers[mover] += 1
+        parent = self._history.parent
+        common: dict[str, object] = {
+            "mounted": mounted,
+            "horses": horses,
+            "stable_horses": self._stable_horses,
+            "pasture": self._pasture,
+            "south": self._south,
+            "ply": self._ply + 1,
+        }
+        if self._game.hush_mode == "optional":
+            return ShooState(
+                self._game,
+                travellers=(travellers[0], travellers[1]),
+                stable_travellers=(stable_travellers[0], stable_travellers[1]),
+                held=context.held_before,
+                side=mover,
+                barred=context.barred | {hushed},
+                moves=self._moves - 1,
+                passes=context.passes_before,
+                history=parent,
+                **common,  # type: ignore[arg-type]
+            )
+        if self._game.hush_mode == "shoo-off" and hushed.kind != RETURN:
+            # The hushed traveller, back on its square, goes to its owner's stable; a horse it rode stays.
+            travellers[mover] &= ~(1 << origin)
+            if hushed.kind == DISMOUNT:
+                common["mounted"] = mounted & ~(1 << origin)
+                common["horses"] = horses | (1 << origin)
+            stable_travellers[mover] += 1
+        return ShooState(
+            self._game,
+            travellers=(travellers[0], travellers[1]),
+            stable_travellers=(stable_travellers[0], stable_travellers[1]),
+            held=-1,
+            side=me,
+            moves=self._moves,
+            passes=0,
+            parent=parent,
+            **common,  # type: ignore[arg-type]
+        )
+
+    # --- Text ------------------------------------------------------------------------------------------
+
+    def _default_ply(self) -> int:
+        return _default_ply(self._game, self._phase, self._moves)
+
+    def to_text(self) -> str:
+        """The position text (format in ``docs/games/shoo.md``).
+
+        Board, side, stable horses, stabled travellers, pastures and standing moves, then ``name=value``
+        fields for whatever is not at its usual value.
+        """
+        ranks = []
+        for rank in range(SIZE - 1, -1, -1):
+            row = ""
+            gap = 0
+            for file in range(SIZE):
+                piece = self.piece_at(file + SIZE * rank)
+                if piece == ".":
+                    gap += 1
+                    continue
+                if gap:
+                    row += str(gap)
+                    gap = 0
+                row += piece
+            ranks.append(row + (str(gap) if gap else ""))
+        if self._phase == _TOSS:
+            side = "toss"
+        elif self._phase == _CHOICE:
+            side = f"choice-{SEAT_NAMES[self._chooser].lower()}"
+        else:
+            side = "sn"[self._side]
+        fields = [
+            "/".join(ranks),
+            side,
+            "{}/{}".format(*self._stable_horses),
+            "{}/{}".format(*self._stable_travellers),
+            "{}/{}".format(*self._pasture),
+            str(self._moves),
+        ]
+        if self._south != BLUE:
+            fields.append("south=white")
+        if self._shoo >= 0:
+            fields.append(f"shoo={square_name(self._shoo)}")
+        barred = self._barred
+        if self._hush is not None:
+            fields.append(f"hush={_base_text(self._hush.move)}")
+            if self._hush.held_before >= 0:
+                fields.append(f"held-before={square_name(self._hush.held_before)}")
+            if self._hush.passes_before:
+                fields.append(f"passes-before={self._hush.passes_before}")
+            barred = self._hush.barred
+        if barred:
+            fields.append("barred=" + ",".join(sorted(_base_text(move) for move in barred)))
+        if self._passes:
+            fields.append(f"passes={self._passes}")
+        if self._end == "repetition":
+            fields.append("end=repetition")
+        if self._ply != self._default_ply():
+            fields.append(f"ply={self._ply}")
+        return " ".join(fields)
+
+    def move_to_text(self, move: ShooMove) -> str:
+        """The move in the notation of the module docstring, such as ``d4xe5@d5-g7 shoo h7``."""
+        if move.kind == TOSS:
+            return f"toss:{SEAT_NAMES[move.to].lower()}"
+        if move.kind == CHOOSE:
+            return ("first", "odd-horse")[move.to]
+        text = _base_text(move)
+        return f"{text} shoo {square_name(move.shoo)}" if move.shoo >= 0 else text
+
+    def parse_move(self, text: str) -> ShooMove:
+        """Read a move in notation (letters in any case, spaces around the parts allowed).
+
+        Raises:
+            NotationError: the text is not a Shoo move; the message shows the forms.
+            IllegalMoveError: the move is not legal here; the message says which rule forbids it.
+        """
+        move = self._read_move(text)
+        if move in self.legal_moves():
+            return move
+        raise IllegalMoveError(f"{text.strip()!r}: {self._why_illegal(move)}")
+
+    def _read_move(self, text: str) -> ShooMove:
+        match = _MOVE_RE.match(text)
+        if match is None:
+            raise NotationError(
+                f"{text!r} is not a Shoo move; expected a form such as d4-d5, H*e5, Hg7-d4, d4>d5-d9, e5/d4, "
+                "!e5, xe5, T*a1, d4xe5@d5-g7 or ~a9, each optionally followed by 'shoo c7'; or HUSH, pass, "
+                "toss:blue, first, odd-horse"
+            )
+        groups = {name: value for name, value in match.groupdict().items() if value is not None}
+        squares = {
+            name: parse_square(re.sub(r"\s", "", value)) for name, value in groups.items() if name != "word"
+        }
+        shoo = squares.get("shoo", -1)
+        if "word" in groups:
+            word = groups["word"].lower()
+            if word == "hush":
+                move = HUSH_MOVE
+            elif word == "pass":
+                move = PASS_MOVE
+            elif word.startswith("toss"):
+                move = ShooMove(TOSS, to=BLUE if word.endswith("blue") else WHITE)
+            else:
+                move = ShooMove(CHOOSE, to=0 if word == "first" else 1)
+            if shoo >= 0:
+                raise NotationError(f"{text!r}: {word} cannot carry a shoo declaration")
+            return move
+        if "call" in squares:
+            return ShooMove(CALL, to=squares["call"], shoo=shoo)
+        if "slide_from" in squares:
+            return ShooMove(SLIDE, squares["slide_from"], to=squares["slide_to"], shoo=shoo)
+        if "ret" in squares:
+            return ShooMove(RETURN, to=squares["ret"], shoo=shoo)
+        if "hold" in squares:
+            return ShooMove(HOLD, to=squares["hold"], shoo=shoo)
+        if "retire" in squares:
+            return ShooMove(RETIRE, to=squares["retire"], shoo=shoo)
+        if "off" in squares:
+            return ShooMove(SHOOED_OFF, squares["off"], to=squares.get("drop", -1), shoo=shoo)
+        if "mount_from" in squares:
+            via = squares["mount_via"]
+            return ShooMove(MOUNT, squares["mount_from"], via, to=squares.get("mount_to", via), shoo=shoo)
+        if "cap_from" in squares:
+            via = squares["cap_via"]
+            return ShooMove(
+                CAPTURE, squares["cap_from"], via, squares["cap_place"], squares.get("cap_to", via), shoo
+            )
+        if "off_from" in squares:
+            return ShooMove(DISMOUNT, squares["off_from"], to=squares["off_to"], shoo=shoo)
+        origin = squares["from"]
+        kind = RIDE if self._mounted >> origin & 1 and self._travellers[self._side] >> origin & 1 else STEP
+        return ShooMove(kind, origin, to=squares["to"], shoo=shoo)
+
+    def _why_illegal(self, move: ShooMove) -> str:
+        """A sentence that says which rule the (well-formed) move breaks here."""
+        kind = move.kind
+        if self._end is not None:
+            return f"the game is over ({self.termination()})"
+        if self._phase == _TOSS:
+            return "the game starts with the coin toss: toss:blue or toss:white"
+        if self._phase == _CHOICE:
+            return (
+                f"{SEAT_NAMES[self._chooser]} won the toss and chooses: first (the first move) or odd-horse"
+            )
+        if kind in (TOSS, CHOOSE):
+            return "the opening is over"
+        me = SIDE_NAMES[self._side]
+        if kind == HUSH:
+            if self._game.hush_mode in ("off", "automatic"):
+                return f"there is no hushing under hush={self._game.hush_mode}"
+            return "HUSH takes back the opponent's last move, and that move did not step into a shoo"
+        if move.base() in self.barred_moves:
+            return f"{_base_text(move.base())} was hushed this turn; choose another move"
+        towers_shooed = _TowersGenerator(self).shooed() if self._game.towers else []
+        if self._shoo >= 0 and move.origin != self._shoo:
+            return (
+                f"{me} must answer the shoo on {square_name(self._shoo)}: move that traveller to a square "
+                "where it is not shooed or mount a horse next to it; with no answer, play "
+                f"~{square_name(self._shoo)}"
+            )
+        if towers_shooed and move.origin not in towers_shooed:
+            names = ", ".join(square_name(square) for square in towers_shooed)
+            return f"{me} must first remove a shoo by moving one of the shooed travellers: {names}"
+        if move.shoo >= 0 and move.base() in self.legal_moves():
+            return (
+                f"{_base_text(move)} does not create a shoo on {square_name(move.shoo)}: that must be an "
+                "enemy traveller on foot, outside its home area, touched by two of yours after the move, at "
+                "least one of them newly"
+            )
+        if kind == PASS:
+            return "a pass is allowed only when no other move is"
+        problem = self._piece_problem(move)
+        if problem is not None:
+            return problem
+        return f"no rule allows it in this position ({me} to move; try 'moves' to list the legal ones)"
+
+    def _piece_problem(self, move: ShooMove) -> str | None:
+        kind, origin = move.kind, move.origin
+        mine = self._travellers[self._side]
+        if kind in (STEP, MOUNT, RIDE, DISMOUNT, CAPTURE, SHOOED_OFF):
+            piece = self.piece_at(origin)
+            if not mine >> origin & 1:
+                return f"there is no traveller of yours on {square_name(origin)} (it holds {piece!r})"
+            is_mounted = bool(self._mounted >> origin & 1)
+            if kind in (STEP, MOUNT) and is_mounted:
+                return (
+                    f"the traveller on {square_name(origin)} is mounted: it rides ({square_name(origin)}-...)"
+                )
+            if kind == DISMOUNT and not is_mounted:
+                return f"the traveller on {square_name(origin)} is on foot and has no horse to dismount"
+            if (
+                self._game.safety
+                and HOME_MASKS[self._side] >> origin & 1
+                and move.to >= 0
+                and not HOME_MASKS[self._side] >> move.to & 1
+            ):
+                return f"{square_name(origin)} is in your home area, and a traveller there cannot leave it"
+        if kind in (MOUNT, SLIDE, HOLD, RETIRE):
+            horse = move.via if kind == MOUNT else (origin if kind == SLIDE else move.to)
+            if not self._horses >> horse & 1:
+                return f"there is no free horse on {square_name(horse)}"
+            if horse == self._held:
+                return f"the horse on {square_name(horse)} is held by the opponent for this turn"
+        if kind == CALL and not self._stable_horses[self._side]:
+            return "there is no horse left in your stable"
+        if kind == CALL and not self._game.towers and not self._game.drop_anywhere:
+            return "a stable horse is called up onto an empty square next to one of your travellers"
+        if kind == RETURN and not self._stable_travellers[self._side]:
+            return "there is no traveller in your stable"
+        return None
+
+    def diagram(self) -> str:
+        """The field with both stables and pastures, the held horse, a pending shoo and what may be hushed."""
+        game = self._game
+        lines = []
+
+        def off_field(side: int) -> str:
+            name = f"{SIDE_NAMES[side]} ({SEAT_NAMES[self.seat_of(side)]})"
+            stable = f"stable: {self._stable_horses[side]} horses"
+            if not game.towers:
+                stable += f", {self._stable_travellers[side]} travellers"
+            return f"    {name:<16} {stable}   pasture: {self._pasture[side]}"
+
+        lines.append(off_field(NORTH))
+        lines.append("    +-------------------+")
+        for rank in range(SIZE - 1, -1, -1):
+            row = " ".join(self.piece_at(file + SIZE * rank) for file in range(SIZE))
+            lines.append(f"  {rank + 1} | {row} |")
+        lines.append("    +-------------------+")
+        lines.append("      a b c d e f g h i")
+        lines.append(off_field(SOUTH))
+        lines.append("  s n on foot, S N mounted, h free horse, H held; homes: South a7-c9, North g1-i3")
+        if self._phase == _TOSS:
+            lines.append("  The coin toss decides who chooses between the first move and the odd horse (e5).")
+        elif self._phase == _CHOICE:
+            lines.append(f"  {SEAT_NAMES[self._chooser]} won the toss: 'first' (move first) or 'odd-horse'.")
+        if self._held >= 0:
+            holder = SIDE_NAMES[self._side ^ 1]
+            lines.append(f"  The horse on {square_name(self._held)} is held by {holder} this turn.")
+        if self._shoo >= 0:
+            lines.append(f"  Shoo! The traveller on {square_name(self._shoo)} must move out of it.")
+        if game.towers and self._phase == _PLAY and self._end is None:
+            shooed = _TowersGenerator(self).shooed()
+            if shooed:
+                lines.append("  Shooed (one must escape): " + ", ".join(square_name(s) for s in shooed))
+        if self._hush is not None:
+            lines.append(f"  {SIDE_NAMES[self._side]} may HUSH {_base_text(self._hush.move)}.")
+        if self.barred_moves and self._hush is None:
+            barred = ", ".join(sorted(_base_text(m) for m in self.barred_moves))
+            lines.append(f"  Hushed this turn (barred): {barred}")
+        if self._end is not None:
+            if self._winner is not None:
+                lines.append(f"  {SIDE_NAMES[self._winner]} ({SEAT_NAMES[self.winner or 0]}) has won.")
+            else:
+                lines.append(f"  Drawn: {self.termination()}.")
+        elif self._phase == _PLAY:
+            lines.append(f"  {SIDE_NAMES[self._side]} ({SEAT_NAMES[self.seat_of(self._side)]}) to move.")
+        return "\n".join(lines)
+
+
+_SQ = r"[a-iA-I]\s*[1-9]"
+_MOVE_RE: Final = re.compile(
+    rf"""^\s*(?:
+        (?P<word>hush|pass|toss\s*[:-]?\s*(?:blue|white)|first|odd-horse|horse)
+      | H\s*\*\s*(?P<call>{_SQ})
+      | H\s*(?P<slide_from>{_SQ})\s*-\s*(?P<slide_to>{_SQ})
+      | T\s*\*\s*(?P<ret>{_SQ})
+      | !\s*(?P<hold>{_SQ})
+      | x\s*(?P<retire>{_SQ})
+      | ~\s*(?P<off>{_SQ})(?:\s*@\s*(?P<drop>{_SQ}))?
+      | (?P<mount_from>{_SQ})\s*>\s*(?P<mount_via>{_SQ})(?:\s*-\s*(?P<mount_to>{_SQ}))?
+      | (?P<cap_from>{_SQ})\s*x\s*(?P<cap_via>{_SQ})\s*@\s*(?P<cap_place>{_SQ})(?:\s*-\s*(?P<cap_to>{_SQ}))?
+      | (?P<off_from>{_SQ})\s*/\s*(?P<off_to>{_SQ})
+      | (?P<from>{_SQ})\s*-\s*(?P<to>{_SQ})
+    )(?:\s+shoo\s+(?P<shoo>{_SQ}))?\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _base_text(move: ShooMove) -> str:
+    """A move's notation without its shoo declaration."""
+    kind, origin, to = move.kind, move.origin, move.to
+    if kind in (STEP, RIDE):
+        return f"{square_name(origin)}-{square_name(to)}"
+    if kind == MOUNT:
+        ride = f"-{square_name(to)}" if to != move.via else ""
+        return f"{square_name(origin)}>{square_name(move.via)}{ride}"
+    if kind == DISMOUNT:
+        return f"{square_name(origin)}/{square_name(to)}"
+    if kind == CAPTURE:
+        ride = f"-{square_name(to)}" if to != move.via else ""
+        return f"{square_name(origin)}x{square_name(move.via)}@{square_name(move.place)}{ride}"
+    if kind == RETURN:
+        return f"T*{square_name(to)}"
+    if kind == CALL:
+        return f"H*{square_name(to)}"
+    if kind == SLIDE:
+        return f"H{square_name(origin)}-{square_name(to)}"
+    if kind == HOLD:
+        return f"!{square_name(to)}"
+    if kind == RETIRE:
+        return f"x{square_name(to)}"
+    if kind == SHOOED_OFF:
+        return f"~{square_name(origin)}" + (f"@{square_name(to)}" if to >= 0 else "")
+    if kind == HUSH:
+        return "HUSH"
+    if kind == PASS:
+        return "pass"
+    raise ValueError(f"no base text for move kind {kind}")
+
+
+def _shooable(square: int, side: int, enemies: int) -> bool:
+    """Whether a foot traveller of ``side`` on ``square`` could be shooed.
+
+    That is: outside its home area and touched by at least two of ``enemies``.
+    """
+    return not HOME_MASKS[side] >> square & 1 and (NEIGHBOUR_MASKS[square] & enemies).bit_count() >= 2
+
+
+def _default_ply(game: ShooGame, phase: int, moves: int) -> int:
+    """The ply of a position with no hushes so far: the opening's plies plus the standing moves."""
+    if phase == _TOSS:
+        return 0
+    if phase == _CHOICE:
+        return 1
+    return moves + (2 if game.has_chance else 0)
+
+
+class _DesignersGenerator:
+    """The legal moves of the side to move under the designers' ruleset (rulings §4), before barring."""
+
+    def __init__(self, state: ShooState) -> None:
+        game = state.game
+        self.game = game
+        self.state = state
+        self.me = me = state.side
+        self.mine = state._travellers[me]
+        self.theirs = state._travellers[me ^ 1]
+        self.mounted = state._mounted
+        self.their_foot = self.theirs & ~self.mounted
+        self.horses = state._horses
+        self.occupied = self.mine | self.theirs | self.horses
+        self.usable = self.horses & ~(1 << state._held) if state._held >= 0 else self.horses
+        self.home = HOME_MASKS[me]
+        self.their_home = HOME_MASKS[me ^ 1]
+        self.no_horse = _HOME_AREAS if game.towers else 0  # where horses (and so riders) may not go
+        self.skip_hushable = game.hush_mode == "automatic"
+        self.declares = not game.towers
+        self.moves: list[ShooMove] = []
+
+    # Helpers
+
+    def stays_safe(self, origin: int, to: int) -> bool:
+        """The safety rule: a traveller that starts in its home area ends there (unless leave_home)."""
+        return not (self.game.safety and self.home >> origin & 1 and not self.home >> to & 1)
+
+    def slide(self, start: int, empty: int) -> list[int]:
+        """The squares a queen-like slide from ``start`` reaches through ``empty`` squares."""
+        reached = []
+        blocked = ~empty | self.no_horse
+        for ray in RAYS[start]:
+            for square in ray:
+                if blocked >> square & 1:
+                    break
+                reached.append(square)
+        return reached
+
+    def add(
+        self, move: ShooMove, origin: int, to: int, mine_after: int, their_foot_after: int, placed: int
+    ) -> None:
+        """Add a move that puts a traveller of the mover on ``to``, with each shoo it can declare (A11).
+
+        A target is an enemy foot traveller outside its home area, touched by two of the mover's
+        travellers, one of them new (it arrived on ``to`` and did not touch from ``origin``), or the
+        rider the move placed.
+        """
+        self.moves.append(move)
+        if not self.declares:
+            return
+        targets = NEIGHBOUR_MASKS[to] & their_foot_after & ~self.their_home
+        if origin >= 0:
+            targets &= ~NEIGHBOUR_MASKS[origin]
+        if placed >= 0 and not self.their_home >> placed & 1:
+            targets |= 1 << placed
+        for target in _bits(targets):
+            if (NEIGHBOUR_MASKS[target] & mine_after).bit_count() >= 2:
+                self.moves.append(move._replace(shoo=target))
+
+    def hushable(self, to: int) -> bool:
+        """Whether a traveller of the mover arriving on foot on ``to`` could be shooed there."""
+        return _shooable(to, self.me, self.theirs)
+
+    # Actions
+
+    def steps(self, origins: int) -> None:
+        for origin in _bits(origins):
+            for to in NEIGHBOURS[origin]:
+                if self.occupied >> to & 1 or not self.stays_safe(origin, to):
+                    continue
+                if self.skip_hushable and self.hushable(to):
+                    continue
+                self.add(
+                    ShooMove(STEP, origin, to=to),
+                    origin,
+                    to,
+                    self.mine ^ (1 << origin) ^ (1 << to),
+                    self.their_foot,
+                    -1,
+                )
+
+    def mounts(self, origins: int) -> None:
+        for origin in _bits(origins):
+            for horse in NEIGHBOURS[origin]:
+                if not self.usable >> horse & 1:
+                    continue
+                # Mount & ride in one move; the square just left counts as empty during the ride.
+                targets = [horse]
+                if not self.game.towers:
+                    targets += self.slide(horse, ~(self.occupied & ~(1 << origin)))
+                for to in targets:
+                    if self.stays_safe(origin, to):
+                        mine_after = self.mine ^ (1 << origin) | (1 << to)
+                        self.add(
+                            ShooMove(MOUNT, origin, horse, to=to), origin, to, mine_after, self.their_foot, -1
+                        )
+
+    def rides(self) -> None:
+        for origin in _bits(self.mine & self.mounted):
+            for to in self.slide(origin, ~self.occupied):
+                if self.stays_safe(origin, to):
+                    mine_after = self.mine ^ (1 << origin) | (1 << to)
+                    self.add(ShooMove(RIDE, origin, to=to), origin, to, mine_after, self.their_foot, -1)
+
+    def dismounts(self) -> None:
+        for origin in _bits(self.mine & self.mounted):
+            for to in NEIGHBOURS[origin]:
+                if self.occupied >> to & 1 or not self.stays_safe(origin, to):
+                    continue
+                if (self.skip_hushable or self.game.towers) and self.hushable(to):
+                    continue  # automatic hushing; towers: "a dismounted traveler cannot move into a shoo"
+                mine_after = self.mine ^ (1 << origin) | (1 << to)
+                self.add(ShooMove(DISMOUNT, origin, to=to), origin, to, mine_after, self.their_foot, -1)
+
+    def captures(self, capturers: int) -> None:
+        their_riders = self.theirs & self.mounted
+        for origin in _bits(capturers):
+            was_mounted = self.mounted >> origin & 1
+            for via in NEIGHBOURS[origin]:
+                if not their_riders >> via & 1:
+                    continue
+                places = FIELD
+                if self.their_home >> via & 1:
+                    if self.game.capture_in_home == "immune":
+                        continue
+                    if self.game.capture_in_home == "place-inside":
+                        places = self.their_home
+                for place in NEIGHBOURS[via]:
+                    if self.occupied >> place & 1 or not places >> place & 1:
+                        continue
+                    occupied_after = (self.occupied | (1 << place)) & ~(1 << via)
+                    if not was_mounted:
+                        occupied_after &= ~(1 << origin)
+                    their_foot_after = self.their_foot | (1 << place)
+                    for to in [via, *self.slide(via, ~occupied_after)]:
+                        if self.stays_safe(origin, to):
+                            mine_after = self.mine ^ (1 << origin) | (1 << to)
+                            move = ShooMove(CAPTURE, origin, via, place, to)
+                            self.add(move, origin, to, mine_after, their_foot_after, place)
+
+    def returns(self) -> None:
+        if not self.state._stable_travellers[self.me]:
+            return
+        for to in _bits(FIRST_ROWS[self.me] & ~self.occupied):
+            if self.skip_hushable and self.hushable(to):
+                continue
+            self.add(ShooMove(RETURN, to=to), -1, to, self.mine | (1 << to), self.their_foot, -1)
+
+    def calls(self) -> None:
+        if not self.state._stable_horses[self.me]:
+            return
+        if self.game.towers:
+            targets = FIELD & ~self.occupied & ~_HOME_AREAS
+        elif self.game.drop_anywhere:
+            targets = FIELD & ~self.occupied
+        else:
+            targets = 0
+            for traveller in _bits(self.mine):
+                targets |= NEIGHBOUR_MASKS[traveller]
+            targets &= ~self.occupied
+        self.moves.extend(ShooMove(CALL, to=to) for to in _bits(targets))
+
+    def slides(self) -> None:
+        for origin in _bits(self.usable):
+            self.moves.extend(ShooMove(SLIDE, origin, to=to) for to in self.slide(origin, ~self.occupied))
+
+    def horses_next_to_mine(self) -> list[int]:
+        return [horse for horse in _bits(self.usable) if NEIGHBOUR_MASKS[horse] & self.mine]
+
+    def generate(self) -> list[ShooMove]:
+        """Every move of the turn (rulings §4, §5); an empty list means the side must pass."""
+        shooed = self.state._shoo
+        if shooed >= 0:
+            return self.answers(shooed)
+        foot = self.mine & ~self.mounted
+        self.steps(foot)
+        self.mounts(foot)
+        self.rides()
+        self.dismounts()
+        self.captures(self.mine)
+        self.returns()
+        self.calls()
+        self.slides()
+        near = self.horses_next_to_mine()
+        self.moves.extend(ShooMove(HOLD, to=horse) for horse in near)
+        self.moves.extend(ShooMove(RETIRE, to=horse) for horse in near)
+        return self.moves
+
+    def answers(self, shooed: int) -> list[ShooMove]:
+        """Answers to the shoo on ``shooed`` (action 11), or being shooed off (action 12)."""
+        for to in NEIGHBOURS[shooed]:
+            if not self.occupied >> to & 1 and not self.hushable(to):
+                self.add(
+                    ShooMove(STEP, shooed, to=to),
+                    shooed,
+                    to,
+                    self.mine ^ (1 << shooed) ^ (1 << to),
+                    self.their_foot,
+                    -1,
+                )
+        if self.game.mount_escape:
+            self.mounts(1 << shooed)
+        if not self.moves:
+            self.moves.append(ShooMove(SHOOED_OFF, shooed))
+        return self.moves
+
+
+class _TowersGenerator(_DesignersGenerator):
+    """The legal moves under the towers ruleset (seed 001 taken literally, rulings §8)."""
+
+    def shooed(self) -> list[int]:
+        """The mover's travellers that stand shooed now: on foot, outside home, touched by two enemies."""
+        return [t for t in _bits(self.mine & ~self.mounted & ~self.home) if self.hushable(t)]
+
+    def generate(self) -> list[ShooMove]:
+        """A side with shooed travellers must remove one shoo; otherwise any action of §8."""
+        shooed = self.shooed()
+        if shooed:
+            for traveller in shooed:
+                before = len(self.moves)
+                for to in NEIGHBOURS[traveller]:
+                    if not self.occupied >> to & 1 and not self.hushable(to):
+                        self.moves.append(ShooMove(STEP, traveller, to=to))
+                if self.game.mount_escape:
+                    self.mounts(1 << traveller)
+                self.captures(1 << traveller)
+                if len(self.moves) == before:
+                    self.drops(traveller)
+            return self.moves
+        foot = self.mine & ~self.mounted
+        self.steps(foot)
+        self.mounts(foot)
+        self.rides()
+        self.dismounts()
+        self.captures(self.mine)
+        self.calls()
+        self.slides()
+        self.moves.extend(ShooMove(RETIRE, to=horse) for horse in self.horses_next_to_mine())
+        return self.moves
+
+    def drops(self, traveller: int) -> None:
+        """Drop a shooed traveller that cannot escape next to its start area, where it is not shooed.
+
+        Ring by ring outwards; if no ring has such a square, on the nearest empty square.
+        """
+        empty = FIELD & ~(self.occupied & ~(1 << traveller))
+        fallback: list[int] = []
+        for ring in _DROP_RINGS[self.me]:
+            squares = list(_bits(ring & empty))
+            safe = [square for square in squares if not self.hushable(square)]
+            if safe:
+                self.moves.extend(ShooMove(SHOOED_OFF, traveller, to=to) for to in safe)
+                return
+            if squares and not fallback:
+                fallback = squares
+        self.moves.extend(ShooMove(SHOOED_OFF, traveller, to=to) for to in fallback)
+
+
+_OPTIONAL_FIELDS: Final = (
+    "south",
+    "shoo",
+    "hush",
+    "held-before",
+    "passes-before",
+    "barred",
+    "passes",
+    "end",
+    "ply",
+)
+
+
+def _read_counts(text: str, what: str) -> tuple[int, int]:
+    parts = text.split("/")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise NotationError(f"{what} must be two whole numbers 'South/North', got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def _read_board(text: str) -> tuple[list[int], int, int, int]:
+    """Read the board field: (travellers per side, mounted, free horses, held horse or -1)."""
+    ranks = text.split("/")
+    if len(ranks) != SIZE:
+        raise NotationError(
+            f"the board must have 9 ranks separated by '/', from rank 9 down, got {len(ranks)}"
+        )
+    travellers = [0, 0]
+    mounted = horses = 0
+    held = -1
+    for index, row in enumerate(ranks):
+        rank = SIZE - 1 - index
+        file = 0
+        for char in row:
+            if char in "123456789":
+                file += int(char)
+                continue
+            if file >= SIZE:
+                break
+            bit = 1 << (file + SIZE * rank)
+            if char in "sSnN":
+                travellers[0 if char in "sS" else 1] |= bit
+                if char.isupper():
+                    mounted |= bit
+            elif char in "hH":
+                horses |= bit
+                if char == "H":
+                    if held >= 0:
+                        raise NotationError("the board has two held horses 'H'; at most one horse is held")
+                    held = file + SIZE * rank
+            else:
+                raise NotationError(
+                    f"unknown piece {char!r} on rank {rank + 1}; expected s n (on foot), S N (mounted), "
+                    "h (free horse), H (held horse) or a digit for empty squares"
+                )
+            file += 1
+        if file != SIZE:
+            raise NotationError(f"rank {rank + 1} ({row!r}) has {file} squares, not 9")
+    return travellers, mounted, horses, held
+
+
+def _read_base_move(text: str, what: str) -> ShooMove:
+    """Read a hushable move (a step, a dismount or a return) written in a position's hush fields."""
+    match = re.fullmatch(r"([a-i][1-9])([-/])([a-i][1-9])|T\*([a-i][1-9])", text)
+    if match is None:
+        raise NotationError(
+            f"{what} must be a step (d4-d5), a dismount (e5/d4) or a return (T*a1), got {text!r}"
+        )
+    if match.group(4):
+        return ShooMove(RETURN, to=parse_square(match.group(4)))
+    kind = STEP if match.group(2) == "-" else DISMOUNT
+    return ShooMove(kind, parse_square(match.group(1)), to=parse_square(match.group(3)))
+
+
+def _read_position(game: ShooGame, text: str) -> ShooState:
+    """Read position text (format in ``docs/games/shoo.md``); see :meth:`ShooGame.state_from_text`."""
+    fields = text.split()
+    if len(fields) < 6:
+        raise NotationError(
+            "a Shoo position has at least 6 fields "
+            "'board side stable-horses stable-travellers pastures moves' "
+            f"(then optional name=value fields), got {len(fields)} in {text!r}"
+        )
+    travellers, mounted, horses, held = _read_board(fields[0])
+    side_field = fields[1].lower()
+    phase, chooser, side = _PLAY, BLUE, SOUTH
+    if side_field == "toss":
+        phase = _TOSS
+    elif side_field in ("choice-blue", "choice-white"):
+        phase, chooser = _CHOICE, BLUE if side_field == "choice-blue" else WHITE
+    elif side_field in ("s", "n"):
+        side = SOUTH if side_field == "s" else NORTH
+    else:
+        raise NotationError(
+            f"side to move must be s, n, toss, choice-blue or choice-white, got {fields[1]!r}"
+        )
+    stable_horses = _read_counts(fields[2], "stable horses")
+    stable_travellers = _read_counts(fields[3], "stabled travellers")
+    pasture = _read_counts(fields[4], "pastures")
+    if not fields[5].isdigit():
+        raise NotationError(f"the number of standing moves must be a whole number, got {fields[5]!r}")
+    moves = int(fields[5])
+    extra: dict[str, str] = {}
+    for pair in fields[6:]:
+        name, sep, value = pair.partition("=")
+        if not sep or name not in _OPTIONAL_FIELDS:
+            raise NotationError(
+                f"unknown position field {pair!r}; optional fields are name=value with names "
+                f"{', '.join(_OPTIONAL_FIELDS)}"
+            )
+        if name in extra:
+            raise NotationError(f"position field {name!r} is given twice")
+        extra[name] = value
+    # Counts: travellers and horses cannot exceed what the game has.
+    for index, name in enumerate(SIDE_NAMES):
+        count = travellers[index].bit_count() + stable_travellers[index]
+        if count > 9:
+            raise NotationError(f"{name} has {count} travellers on the field and in its stable; at most 9")
+    total_horses = horses.bit_count() + mounted.bit_count() + sum(stable_horses) + sum(pasture)
+    if total_horses > int(game.settings["horses"]):
+        raise NotationError(
+            f"the position has {total_horses} horses; this game has {game.settings['horses']}"
+        )
+    if game.towers:
+        if any(stable_travellers):
+            raise NotationError("the towers ruleset has no stable for travellers")
+        if (horses | mounted) & _HOME_AREAS:
+            raise NotationError("the towers ruleset allows no horse in a home area")
+    if held >= 0 and phase != _PLAY:
+        raise NotationError("no horse can be held before the opening is over")
+    south = BLUE
+    if "south" in extra:
+        if extra["south"] not in ("blue", "white"):
+            raise NotationError(f"south must be blue or white, got {extra['south']!r}")
+        south = BLUE if extra["south"] == "blue" else WHITE
+    shoo = -1
+    if "shoo" in extra:
+        shoo = parse_square(extra["shoo"])
+        if game.towers:
+            raise NotationError("the towers ruleset has no declared shoo (its shoos follow from the board)")
+        if not (travellers[side] & ~mounted) >> shoo & 1 or HOME_MASKS[side] >> shoo & 1:
+            raise NotationError(
+                f"shoo={extra['shoo']} must name a traveller on foot of the side to move, "
+                "outside its home area"
+            )
+    hush: _HushContext | None = None
+    barred: frozenset[ShooMove] = frozenset()
+    if "barred" in extra:
+        barred = frozenset(_read_base_move(part, "each barred move") for part in extra["barred"].split(","))
+    if "hush" in extra:
+        if game.hush_mode in ("off", "automatic"):
+            raise NotationError(f"there is no hush to offer under hush={game.hush_mode}")
+        hushed = _read_base_move(extra["hush"], "hush")
+        mover = side ^ 1
+        if not (travellers[mover] & ~mounted) >> hushed.to & 1 or not _shooable(
+            hushed.to, mover, travellers[side]
+        ):
+            raise NotationError(
+                f"hush={extra['hush']}: the move must have put a traveller of {SIDE_NAMES[mover]} on foot on "
+                f"{square_name(hushed.to)} where it could be shooed"
+            )
+        if held >= 0:
+            raise NotationError(
+                "after a hushable move no horse is held (a step, dismount or return holds none)"
+            )
+        held_before = parse_square(extra["held-before"]) if "held-before" in extra else -1
+        passes_before = (
+            int(extra.get("passes-before", "0")) if extra.get("passes-before", "0").isdigit() else -1
+        )
+        if passes_before not in (0, 1):
+            raise NotationError(f"passes-before must be 0 or 1, got {extra.get('passes-before')!r}")
+        hush = _HushContext(hushed, held_before, passes_before, barred)
+        barred = frozenset()
+    elif "held-before" in extra or "passes-before" in extra:
+        raise NotationError("held-before and passes-before belong only with hush=")
+    passes = 0
+    if "passes" in extra:
+        if extra["passes"] not in ("1", "2"):
+            raise NotationError(f"passes must be 1 or 2, got {extra['passes']!r}")
+        passes = int(extra["passes"])
+    end = None
+    if "end" in extra:
+        if extra["end"] != "repetition":
+            raise NotationError(
+                f"end must be 'repetition' (other ends follow from the position), got {extra['end']!r}"
+            )
+        end = "repetition"
+    ply = _default_ply(game, phase, moves)
+    if "ply" in extra:
+        if not extra["ply"].isdigit():
+            raise NotationError(f"ply must be a whole number, got {extra['ply']!r}")
+        ply = int(extra["ply"])
+    return ShooState(
+        game,
+        travellers=(travellers[0], travellers[1]),
+        mounted=mounted,
+        horses=horses,
+        held=held,
+        stable_horses=stable_horses,
+        stable_travellers=stable_travellers,
+        pasture=pasture,
+        side=side,
+        phase=phase,
+        chooser=chooser,
+        south=south,
+        shoo=shoo,
+        hush=hush,
+        barred=barred,
+        moves=moves,
+        ply=ply,
+        passes=passes,
+        end=end,
+    )
