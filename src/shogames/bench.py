@@ -236,8 +236,8 @@ class BenchReport:
 
     Attributes:
         machine: the machine and interpreter.
-        perft: the timed perft count from the initial position.
-        playouts: the timed random playouts from the initial position.
+        perft: the timed perft count from the start position.
+        playouts: the timed random playouts from the initial state.
     """
 
     machine: MachineInfo
@@ -262,7 +262,7 @@ def run_bench(
     games: int | None = None,
     seed: int | None = 0,
 ) -> BenchReport:
-    """Measure perft at ``depth`` and random playouts from the initial position of ``game``.
+    """Measure perft at ``depth`` from the start position and random playouts from the initial state.
 
     Args:
         game: the game (with its settings) to measure.
@@ -279,6 +279,6 @@ def run_bench(
     """
     return BenchReport(
         machine=machine_info(),
-        perft=bench_perft(game.new_initial_state(), depth),
+        perft=bench_perft(game.start_position(), depth),
         playouts=bench_playouts(game, games=games, seconds=seconds, seed=seed),
     )

@@ -1075,7 +1075,9 @@ class ShooState(State[ShooMove]):
         lines = []
 
         def off_field(side: int) -> str:
-            name = f"{SIDE_NAMES[side]} ({SEAT_NAMES[self.seat_of(side)]})"
+            name = SIDE_NAMES[side]
+            if self._phase == _PLAY:
+                name += f" ({SEAT_NAMES[self.seat_of(side)]})"
             stable = f"stable: {self._stable_horses[side]} horses"
             if not game.towers:
                 stable += f", {self._stable_travellers[side]} travellers"
@@ -1203,6 +1205,7 @@ class _DesignersGenerator:
         self.usable = self.horses & ~(1 << state._held) if state._held >= 0 else self.horses
         self.home = HOME_MASKS[me]
         self.their_home = HOME_MASKS[me ^ 1]
+        self.their_away = FIELD & ~self.their_home  # where an enemy traveller can be shooed
         self.no_horse = _HOME_AREAS if game.towers else 0  # where horses (and so riders) may not go
         self.skip_hushable = game.hush_mode == "automatic"
         self.declares = not game.towers
@@ -1210,9 +1213,13 @@ class _DesignersGenerator:
 
     # Helpers
 
-    def stays_safe(self, origin: int, to: int) -> bool:
-        """The safety rule: a traveller that starts in its home area ends there (unless leave_home)."""
-        return not (self.game.safety and self.home >> origin & 1 and not self.home >> to & 1)
+    def allowed_from(self, origin: int) -> int:
+        """Where a traveller starting on ``origin`` may end.
+
+        The safety rule (A18) keeps a traveller that starts in its home area inside it, unless
+        ``leave_home=yes``.
+        """
+        return self.home if self.game.safety and self.home >> origin & 1 else FIELD
 
     def slide(self, start: int, empty: int) -> list[int]:
         """The squares a queen-like slide from ``start`` reaches through ``empty`` squares."""
@@ -1237,12 +1244,15 @@ class _DesignersGenerator:
         self.moves.append(move)
         if not self.declares:
             return
-        targets = NEIGHBOUR_MASKS[to] & their_foot_after & ~self.their_home
+        targets = NEIGHBOUR_MASKS[to] & their_foot_after & self.their_away
         if origin >= 0:
             targets &= ~NEIGHBOUR_MASKS[origin]
-        if placed >= 0 and not self.their_home >> placed & 1:
-            targets |= 1 << placed
-        for target in _bits(targets):
+        if placed >= 0:
+            targets |= (1 << placed) & self.their_away
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            target = low.bit_length() - 1
             if (NEIGHBOUR_MASKS[target] & mine_after).bit_count() >= 2:
                 self.moves.append(move._replace(shoo=target))
 
@@ -1253,49 +1263,40 @@ class _DesignersGenerator:
     # Actions
 
     def steps(self, origins: int) -> None:
+        mine, their_foot = self.mine, self.their_foot
         for origin in _bits(origins):
-            for to in NEIGHBOURS[origin]:
-                if self.occupied >> to & 1 or not self.stays_safe(origin, to):
-                    continue
+            targets = NEIGHBOUR_MASKS[origin] & ~self.occupied & self.allowed_from(origin)
+            for to in _bits(targets):
                 if self.skip_hushable and self.hushable(to):
                     continue
-                self.add(
-                    ShooMove(STEP, origin, to=to),
-                    origin,
-                    to,
-                    self.mine ^ (1 << origin) ^ (1 << to),
-                    self.their_foot,
-                    -1,
-                )
+                move = ShooMove(STEP, origin, to=to)
+                self.add(move, origin, to, mine ^ (1 << origin) ^ (1 << to), their_foot, -1)
 
     def mounts(self, origins: int) -> None:
         for origin in _bits(origins):
-            for horse in NEIGHBOURS[origin]:
-                if not self.usable >> horse & 1:
-                    continue
+            allowed = self.allowed_from(origin)
+            for horse in _bits(NEIGHBOUR_MASKS[origin] & self.usable):
                 # Mount & ride in one move; the square just left counts as empty during the ride.
                 targets = [horse]
                 if not self.game.towers:
                     targets += self.slide(horse, ~(self.occupied & ~(1 << origin)))
                 for to in targets:
-                    if self.stays_safe(origin, to):
+                    if allowed >> to & 1:
                         mine_after = self.mine ^ (1 << origin) | (1 << to)
-                        self.add(
-                            ShooMove(MOUNT, origin, horse, to=to), origin, to, mine_after, self.their_foot, -1
-                        )
+                        move = ShooMove(MOUNT, origin, horse, to=to)
+                        self.add(move, origin, to, mine_after, self.their_foot, -1)
 
     def rides(self) -> None:
         for origin in _bits(self.mine & self.mounted):
+            allowed = self.allowed_from(origin)
             for to in self.slide(origin, ~self.occupied):
-                if self.stays_safe(origin, to):
+                if allowed >> to & 1:
                     mine_after = self.mine ^ (1 << origin) | (1 << to)
                     self.add(ShooMove(RIDE, origin, to=to), origin, to, mine_after, self.their_foot, -1)
 
     def dismounts(self) -> None:
         for origin in _bits(self.mine & self.mounted):
-            for to in NEIGHBOURS[origin]:
-                if self.occupied >> to & 1 or not self.stays_safe(origin, to):
-                    continue
+            for to in _bits(NEIGHBOUR_MASKS[origin] & ~self.occupied & self.allowed_from(origin)):
                 if (self.skip_hushable or self.game.towers) and self.hushable(to):
                     continue  # automatic hushing; towers: "a dismounted traveler cannot move into a shoo"
                 mine_after = self.mine ^ (1 << origin) | (1 << to)
@@ -1303,26 +1304,28 @@ class _DesignersGenerator:
 
     def captures(self, capturers: int) -> None:
         their_riders = self.theirs & self.mounted
+        if not their_riders:
+            return
         for origin in _bits(capturers):
+            victims = NEIGHBOUR_MASKS[origin] & their_riders
+            if not victims:
+                continue
             was_mounted = self.mounted >> origin & 1
-            for via in NEIGHBOURS[origin]:
-                if not their_riders >> via & 1:
-                    continue
+            allowed = self.allowed_from(origin)
+            for via in _bits(victims):
                 places = FIELD
                 if self.their_home >> via & 1:
                     if self.game.capture_in_home == "immune":
                         continue
                     if self.game.capture_in_home == "place-inside":
                         places = self.their_home
-                for place in NEIGHBOURS[via]:
-                    if self.occupied >> place & 1 or not places >> place & 1:
-                        continue
+                for place in _bits(NEIGHBOUR_MASKS[via] & ~self.occupied & places):
                     occupied_after = (self.occupied | (1 << place)) & ~(1 << via)
                     if not was_mounted:
                         occupied_after &= ~(1 << origin)
                     their_foot_after = self.their_foot | (1 << place)
                     for to in [via, *self.slide(via, ~occupied_after)]:
-                        if self.stays_safe(origin, to):
+                        if allowed >> to & 1:
                             mine_after = self.mine ^ (1 << origin) | (1 << to)
                             move = ShooMove(CAPTURE, origin, via, place, to)
                             self.add(move, origin, to, mine_after, their_foot_after, place)
@@ -1432,7 +1435,7 @@ class _TowersGenerator(_DesignersGenerator):
 
         Ring by ring outwards; if no ring has such a square, on the nearest empty square.
         """
-        empty = FIELD & ~(self.occupied & ~(1 << traveller))
+        empty = FIELD & ~self.occupied  # never its own square: a drop must move it
         fallback: list[int] = []
         for ring in _DROP_RINGS[self.me]:
             squares = list(_bits(ring & empty))

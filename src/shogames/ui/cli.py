@@ -399,8 +399,8 @@ def bench_command(
 ) -> None:
     """Measure perft and random-playout speed.
 
-    Prints the machine, perft nodes/s at --depth, and random playouts' games/s and plies/s, all from
-    the initial position.
+    Prints the machine, perft nodes/s at --depth from the start position, and random playouts'
+    games/s and plies/s from the initial state.
     """
     game = load_game(game_id, settings_texts, preset)
     for line in run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed).lines():
