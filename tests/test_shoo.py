@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+from click.testing import CliRunner
 
 from shogames import make
+from shogames.agents import RandomAgent
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
-from shogames.core.protocol import CHANCE
+from shogames.core.protocol import CHANCE, State
 from shogames.games.shoo import (
     BLUE,
     CAPTURE,
@@ -19,6 +24,9 @@ from shogames.games.shoo import (
     parse_square,
     square_name,
 )
+from shogames.records import read_records, replay
+from shogames.ui.cli import main
+from shogames.ui.terminal import TerminalGame
 
 
 def position(
@@ -611,3 +619,55 @@ def test_game_class_and_presets() -> None:
         "hush-shoo-off",
         "leave-home",
     }
+
+
+# --- Command line -------------------------------------------------------------------------------------
+
+
+def test_cli_legal_prints_the_22_moves_of_t1_and_78_with_anywhere() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["legal", "shoo"])
+    assert result.exit_code == 0
+    assert sorted(result.output.split("\n")[:-1]) == sorted(T1_MOVES)
+    result = runner.invoke(main, ["legal", "shoo", "--settings", "stable_drop=anywhere"])
+    assert len(result.output.splitlines()) == 78
+
+
+def test_cli_perft_starts_after_the_opening() -> None:
+    result = CliRunner().invoke(main, ["perft", "shoo", "--depth", "1"])
+    assert result.output.strip() == "22"
+
+
+def test_terminal_game_with_a_hush_and_a_shoo(tmp_path: Path) -> None:
+    """A person at the terminal hushes a step, then declares a shoo; the saved record replays."""
+    typed = iter(["moves", "HUSH", "f4-e4 shoo d5", "quit"])
+    start = position(**T10)
+    output: list[str] = []
+
+    class Scripted(RandomAgent):
+        """Steps into the shoo on e5 first, then to d5, then plays at random."""
+
+        def select_move(self, state: State[Any]) -> Any:
+            legal = [state.move_to_text(move) for move in state.legal_moves()]
+            for text in ("e6-e5", "e6-d5"):
+                if text in legal:
+                    return state.parse_move(text)
+            return super().select_move(state)
+
+    session = TerminalGame(
+        start.game,
+        humans={BLUE},
+        agents={WHITE: Scripted(seed=1)},
+        start=start,
+        read_line=lambda prompt: next(typed),
+        write=output.append,
+        record_path=tmp_path / "game.sgr",
+    )
+    outcome = session.run()
+    assert session.moves[:4] == ["e6-e5", "HUSH", "e6-d5", "f4-e4 shoo d5"]
+    assert session.moves[4].startswith("d5-")  # White had to answer the shoo
+    shown = "\n".join(output)
+    assert "South may HUSH e6-e5." in shown
+    assert "Shoo! The traveller on d5" not in shown  # the shoo was against White, an agent
+    record = read_records((tmp_path / "game.sgr").read_text())[0]
+    assert replay(record).final_state.key() == outcome.state.key()
