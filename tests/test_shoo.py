@@ -592,6 +592,8 @@ def test_illegal_move_messages_name_the_rule() -> None:
         ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6ssx s 4/5 0/0 0/0 0", "unknown piece"),
         ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 0 shoo=e5", "shoo=e5"),
         ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 0 hush=e6-e5", "hush=e6-e5"),
+        ("9/9/9/4s4/4n4/3s1s3/9/9/9 s 0/0 0/0 0/0 1 hush=e6-e5", "cannot be taken back"),
+        ("9/9/9/9/4n4/3s1s3/9/9/9 s 0/0 0/0 0/0 1 hush=e6/e5", "cannot be taken back"),
     ],
 )
 def test_bad_positions_say_what_is_wrong(text: str, message: str) -> None:

@@ -1609,6 +1609,17 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
                 f"hush={extra['hush']}: the move must have put a traveller of {SIDE_NAMES[mover]} on foot on "
                 f"{square_name(hushed.to)} where it could be shooed"
             )
+        origin = hushed.origin
+        if hushed.kind == RETURN:
+            undoable = bool(FIRST_ROWS[mover] >> hushed.to & 1)
+        else:
+            left = horses if hushed.kind == DISMOUNT else ~(travellers[0] | travellers[1] | horses)
+            undoable = bool(NEIGHBOUR_MASKS[hushed.to] >> origin & 1 and left >> origin & 1)
+        if not undoable:
+            raise NotationError(
+                f"hush={extra['hush']} cannot be taken back here: a step leaves its first square empty, a "
+                "dismount leaves a free horse there, and a return lands on the mover's first row"
+            )
         if held >= 0:
             raise NotationError(
                 "after a hushable move no horse is held (a step, dismount or return holds none)"
