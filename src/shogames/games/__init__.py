@@ -1,5 +1,5 @@
 """The games. Importing this package registers every game with :mod:`shogames.core.registry`."""
 
-from shogames.games import shobu, shoo
+from shogames.games import sho, shobu, shoo
 
-__all__ = ["shobu", "shoo"]
+__all__ = ["sho", "shobu", "shoo"]

@@ -1,0 +1,972 @@
+"""Sho (ཤོ): the Tibetan dice race game for 2, 3 or 4 players, alone or in two teams.
+
+Rules source: the Wikipedia article (``shared/seeds/003_aeeef26e48ae5f8b.txt``) as completed and settled by
+our rulings (``shared/rules/sho.md``, rules R1–R17); ``docs/games/sho.md`` tells the rules in our words.
+
+Sides, seats and the track
+--------------------------
+A *side* owns the coins (9 by default): one player, or with four players (default) a team of two partners
+sharing nine coins. Seats take turns in order; with teams they alternate (seats 1 and 3 are team A, seats 2
+and 4 team B). Track positions are numbered from 0 (the hand, before the first shell) to ``goal``: positions
+1 .. goal - 1 are the spaces after the shells, and a move reaching ``goal`` or beyond bears the stack off.
+The board is two tuples indexed by position: the owning side (-1 for empty) and the stack's size.
+
+A turn is a chain of *steps*: throw the two dice (a chance outcome over the 21 unordered pairs), then one
+move; a stack or a kill earns another step. Under the default pa ra (R11) a throw of (1,1) adds the value 2
+and throws again; the step's values ``V`` may be spent as any sub-multiset on one move, and after a stack or
+kill the unused values carry over to the next step.
+
+Moves
+-----
+A :class:`ShoMove` is a throw (``3-5``), a move of the stack on a position by a sub-multiset of the values
+(``23:12``, ``23:2+11``), an entry from the hand with its number of coins (``h2:7``: two coins enter with the
+value 7), ``rethrow`` (``para_mode=ios``), ``pass`` (``allow_pass=on``), or the random choice of the first
+seat (``first:2``, ``first_player=random``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import ClassVar, Final, NamedTuple
+
+from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import register
+from shogames.core.settings import Setting, SettingValue
+
+# Move kinds.
+THROW: Final = 0
+"""A throw of the two dice (chance): ``low`` and ``high`` are the faces."""
+MOVE: Final = 1
+"""A stack on the track moves forward by the sum of ``values``."""
+ENTER: Final = 2
+"""``coins`` coins enter from the hand at the position given by the sum of ``values``."""
+PASS: Final = 3
+"""A voluntary pass (``allow_pass=on``): the turn ends."""
+RETHROW: Final = 4
+"""Under ``para_mode=ios``, after (1,1): throw again to move 2 + the new throw instead of 2."""
+FIRST: Final = 5
+"""The random choice of the first seat (chance, ``first_player=random``): ``coins`` is the seat."""
+
+SIDE_LETTERS: Final = "abcd"
+"""The sides' letters in position text: a side is a player, or a team with four players in teams."""
+
+_THROW_PHASE, _MOVE_PHASE, _FIRST_PHASE = 0, 1, 2
+_PLACE, _STACK, _KILL, _OFF = 0, 1, 2, 3
+
+
+class ShoMove(NamedTuple):
+    """One Sho move; see the module docstring.
+
+    Attributes:
+        kind: :data:`THROW`, :data:`MOVE`, :data:`ENTER`, :data:`PASS`, :data:`RETHROW` or :data:`FIRST`.
+        source: the position of the moving stack (MOVE), else 0.
+        values: the values spent, in increasing order (MOVE, ENTER).
+        coins: how many coins enter (ENTER); the first seat (FIRST).
+        low: the lower face of a THROW.
+        high: the higher face of a THROW.
+    """
+
+    kind: int
+    source: int = 0
+    values: tuple[int, ...] = ()
+    coins: int = 0
+    low: int = 0
+    high: int = 0
+
+
+THROWS: Final = tuple(
+    (ShoMove(THROW, low=low, high=high), Fraction(1 if low == high else 2, 36))
+    for low in range(1, 7)
+    for high in range(low, 7)
+)
+"""The 21 unordered throws of two dice with their exact probabilities."""
+PASS_MOVE: Final = ShoMove(PASS)
+"""The voluntary pass."""
+RETHROW_MOVE: Final = ShoMove(RETHROW)
+"""Throw again after a pa ra (``para_mode=ios``)."""
+
+_ON_OFF: Final = ("off", "on")
+
+_SETTINGS: Final = (
+    Setting("players", 3, "how many players: 2, 3 (the usual number) or 4", minimum=2, maximum=4),
+    Setting(
+        "four_player_mode",
+        "teams",
+        "with 4 players: two teams of two seated alternately, or everyone for themselves",
+        ("teams", "free_for_all"),
+    ),
+    Setting(
+        "team_coins",
+        "shared",
+        "teams share 9 coins, or each partner has its own 9 (a partner's stack then blocks)",
+        ("shared", "separate"),
+    ),
+    Setting(
+        "team_win",
+        "both",
+        "with separate team coins, the team wins when both or the first finish",
+        ("both", "first"),
+    ),
+    Setting("shells", 64, "shells in the line (R1)", minimum=13, maximum=200),
+    Setting("coins", 9, "coins per side (R1)", minimum=1, maximum=20),
+    Setting(
+        "goal",
+        "shells",
+        "the goal: just past the last shell, or one space later (R2)",
+        ("shells", "shells+1"),
+    ),
+    Setting(
+        "first_player",
+        "seat0",
+        "who throws first: the first seat, or a seat drawn at random (R3)",
+        ("seat0", "random"),
+    ),
+    Setting("opening_size", 2, "coins in an opening entry (R5)", minimum=2, maximum=3),
+    Setting(
+        "opening_12_bonus", "on", "a first throw of (1,2) makes the opening entry 3 coins (R5)", ("on", "off")
+    ),
+    Setting(
+        "opening_para_size",
+        3,
+        "coins in an opening entry whose first throw was (1,1) (R5)",
+        minimum=2,
+        maximum=3,
+    ),
+    Setting(
+        "opening_kill",
+        "n_plus_1",
+        "an opening entry onto an opponent's n coins enters n+1 and kills, or kills only if big enough (R6)",
+        ("n_plus_1", "plain"),
+    ),
+    Setting("six_three", "off", "a re-opening throw of (6,3) may bring all nine to position 9 (R7)", _ON_OFF),
+    Setting(
+        "reopen_when",
+        "all9_in_hand",
+        "the opening rules apply again when all coins are in hand, or whenever none are on the track (R7)",
+        ("all9_in_hand", "board_empty"),
+    ),
+    Setting(
+        "last_kill_ends_turn",
+        "off",
+        "a kill that clears the victim's last stack ends the turn (R10)",
+        _ON_OFF,
+    ),
+    Setting(
+        "para_mode",
+        "wikipedia",
+        "pa ra (1,1): throw again, values 2, X, 2+X with carry-over; or 2 now / rethrow for 2+X (R11)",
+        ("wikipedia", "ios"),
+    ),
+    Setting(
+        "para_subsets",
+        "all",
+        "which values one move may spend: any combination, or one value or all of them (R11)",
+        ("all", "single_or_total"),
+    ),
+    Setting("triple_para_win", "off", "three pa ra in one step win at once (R11)", _ON_OFF),
+    Setting("exact_bear_off", "off", "bearing off needs the exact value (R12)", _ON_OFF),
+    Setting("allow_pass", "off", "a player may pass instead of making a legal move (R13)", _ON_OFF),
+    Setting("no_niner", "off", "no stack of all nine coins may be built (R17)", _ON_OFF),
+    Setting("max_turns", 2000, "seat turns before the game is cut and drawn (length cap)", minimum=1),
+)
+
+
+@register
+class ShoGame(Game["ShoState"]):
+    """Sho under fixed settings; see ``docs/games/sho.md`` for each setting's effect."""
+
+    id = "sho"
+    name = "Sho"
+    version = 1
+    setting_specs = _SETTINGS
+    presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
+        "classic": {},
+        "lhasa": {"six_three": "on", "triple_para_win": "on"},
+    }
+
+    def __init__(self, preset: str | None = None, **settings: object) -> None:
+        super().__init__(preset, **settings)
+        s = self.settings
+        self.players = int(s["players"])
+        self.teams = self.players == 4 and s["four_player_mode"] == "teams"
+        self.shared = self.teams and s["team_coins"] == "shared"
+        self.num_sides = 2 if self.shared else self.players
+        self.coins = int(s["coins"])
+        self.goal = int(s["shells"]) + (1 if s["goal"] == "shells+1" else 0)
+        self.no_niner = s["no_niner"] == "on"
+        self.cap = self.coins - 1 if self.no_niner else self.coins  # the biggest stack allowed
+        self.six_three = s["six_three"] == "on" and not self.no_niner and self.goal > 9
+        self.ios = s["para_mode"] == "ios"
+        self.any_subset = s["para_subsets"] == "all"
+        if self.cap < 1:
+            raise SettingsError("no_niner with a single coin leaves no legal stack")
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """``Player 1`` .. ``Player N`` in turn order; with teams, players 1 and 3 are team A."""
+        return tuple(f"Player {seat + 1}" for seat in range(self.players))
+
+    @property
+    def max_game_length(self) -> int:
+        """A bound on plies: per seat turn, the first-seat draw, and at most ``goal`` steps of a few plies.
+
+        Every step but the last of a turn stacks or kills; a turn has at most as many steps as stacks and
+        kills can follow one another, which is bounded by the coins and positions; we bound each turn by
+        ``4 * (goal + coins * num_sides)`` plies.
+        """
+        per_turn = 4 * (self.goal + self.coins * self.num_sides)
+        return 1 + int(self.settings["max_turns"]) * per_turn
+
+    @property
+    def min_utility(self) -> float:
+        """A losing seat gets -1 (teams) or -1/(players - 1) each; the smallest is -1."""
+        return -1.0
+
+    @property
+    def has_chance(self) -> bool:
+        """The dice are chance outcomes."""
+        return True
+
+    def side_of(self, seat: int) -> int:
+        """The side whose coins ``seat`` moves."""
+        return seat % 2 if self.shared else seat
+
+    def partners(self, side: int) -> frozenset[int]:
+        """The sides on ``side``'s team, itself included (teams with separate coins pair 0-2 and 1-3)."""
+        if self.teams and not self.shared:
+            return frozenset((side, (side + 2) % 4))
+        return frozenset((side,))
+
+    def new_initial_state(self) -> ShoState:
+        """All coins in hand, the first seat (or the draw for it) to throw."""
+        phase = _FIRST_PHASE if self.settings["first_player"] == "random" else _THROW_PHASE
+        empty = (-1,) * self.goal
+        return ShoState(
+            self,
+            owner=empty,
+            size=(0,) * self.goal,
+            hand=(self.coins,) * self.num_sides,
+            off=(0,) * self.num_sides,
+            entered=(False,) * self.num_sides,
+            seat=0,
+            phase=phase,
+        )
+
+    def state_from_text(self, text: str) -> ShoState:
+        """Read a position written by :meth:`ShoState.to_text` (format in ``docs/games/sho.md``).
+
+        Raises:
+            NotationError: the text is not a Sho position of this game; the message names the field.
+        """
+        return _read_position(self, text)
+
+
+class ShoState(State[ShoMove]):
+    """A Sho position, between plies: whose turn, the dice phase, the values in hand and the track."""
+
+    __slots__ = (
+        "_end",
+        "_entered",
+        "_first",
+        "_game",
+        "_hand",
+        "_legal",
+        "_off",
+        "_owner",
+        "_paras",
+        "_phase",
+        "_ply",
+        "_seat",
+        "_size",
+        "_turns",
+        "_values",
+        "_winner",
+    )
+
+    def __init__(
+        self,
+        game: ShoGame,
+        *,
+        owner: tuple[int, ...],
+        size: tuple[int, ...],
+        hand: tuple[int, ...],
+        off: tuple[int, ...],
+        entered: tuple[bool, ...],
+        seat: int,
+        phase: int,
+        values: tuple[int, ...] = (),
+        paras: int = 0,
+        first: tuple[int, int] | None = None,
+        turns: int = 0,
+        ply: int = 0,
+        winner: int | None = None,
+    ) -> None:
+        self._game = game
+        self._owner = owner
+        self._size = size
+        self._hand = hand
+        self._off = off
+        self._entered = entered
+        self._seat = seat
+        self._phase = phase
+        self._values = values
+        self._paras = paras
+        self._first = first
+        self._turns = turns
+        self._ply = ply
+        self._winner = winner
+        self._legal: tuple[ShoMove, ...] | None = None
+        self._end: str | None = None
+        if winner is None:
+            for side in range(game.num_sides):
+                if off[side] == game.coins and self._team_done(side):
+                    self._winner = side
+                    break
+        if self._winner is not None:
+            self._end = "win"
+        elif turns >= int(game.settings["max_turns"]):
+            self._end = "cap"
+
+    def _team_done(self, side: int) -> bool:
+        if self._game.settings["team_win"] == "first":
+            return True
+        return all(self._off[partner] == self._game.coins for partner in self._game.partners(side))
+
+    # --- Facts -----------------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ShoGame:
+        """The game and its settings."""
+        return self._game
+
+    @property
+    def ply(self) -> int:
+        """Plies so far: throws and moves."""
+        return self._ply
+
+    @property
+    def seat(self) -> int:
+        """The seat whose turn it is (also while the dice are thrown for it)."""
+        return self._seat
+
+    @property
+    def side(self) -> int:
+        """The side whose coins the seat to move moves."""
+        return self._game.side_of(self._seat)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The values the seat may still spend this step, in increasing order."""
+        return self._values
+
+    @property
+    def turns(self) -> int:
+        """Seat turns completed."""
+        return self._turns
+
+    def stack_at(self, position: int) -> tuple[int, int] | None:
+        """The (side, size) of the stack on ``position`` (1 .. goal - 1), or ``None``."""
+        side = self._owner[position]
+        return None if side < 0 else (side, self._size[position])
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """Coins in hand per side."""
+        return self._hand
+
+    @property
+    def borne_off(self) -> tuple[int, ...]:
+        """Coins borne off per side."""
+        return self._off
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, CHANCE while the dice are thrown, ``None`` once the game is over."""
+        if self._end is not None:
+            return None
+        if self._phase == _MOVE_PHASE:
+            return self._seat
+        return CHANCE
+
+    def is_terminal(self) -> bool:
+        """Over when a side (or team) has borne off all its coins, or at the turn cap."""
+        return self._end is not None
+
+    def is_truncated(self) -> bool:
+        """Whether the game reached ``max_turns`` without a winner."""
+        return self._end == "cap"
+
+    def termination(self) -> str | None:
+        """``normal`` (a win), ``length cap``, or ``None`` while going on."""
+        if self._end is None:
+            return None
+        return "normal" if self._end == "win" else "length cap"
+
+    @property
+    def winner_side(self) -> int | None:
+        """The side that won, or ``None``."""
+        return self._winner
+
+    def returns(self) -> tuple[float, ...]:
+        """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat."""
+        game = self._game
+        if self._winner is None:
+            return (0.0,) * game.players
+        winners = game.partners(self._winner)
+        won = [seat for seat in range(game.players) if game.side_of(seat) in winners]
+        if game.shared:
+            won = [seat for seat in range(game.players) if game.side_of(seat) == self._winner]
+        lost = game.players - len(won)
+        return tuple(1.0 if seat in won else -len(won) / lost for seat in range(game.players))
+
+    def key(self) -> Hashable:
+        """Everything that decides what follows; not the ply count."""
+        return (
+            self._owner,
+            self._size,
+            self._hand,
+            self._off,
+            self._entered,
+            self._seat,
+            self._phase,
+            self._values,
+            self._paras,
+            self._first,
+            self._turns,
+            self._winner,
+        )
+
+    def _opening(self, side: int) -> bool:
+        """Whether ``side`` enters under the opening rules (R5–R7)."""
+        if not self._hand[side]:
+            return False
+        if self._game.settings["reopen_when"] == "board_empty":
+            return side not in self._owner
+        return self._hand[side] == self._game.coins
+
+    # --- Chance ------------------------------------------------------------------------------------------
+
+    def chance_outcomes(self) -> tuple[tuple[ShoMove, Fraction], ...]:
+        """The 21 throws with their exact probabilities, or the draw of the first seat.
+
+        Raises:
+            ValueError: the state is not a chance node.
+        """
+        if self.to_move != CHANCE:
+            raise ValueError("chance_outcomes() asked of a Sho state where a seat is to move")
+        if self._phase == _FIRST_PHASE:
+            share = Fraction(1, self._game.players)
+            return tuple((ShoMove(FIRST, coins=seat), share) for seat in range(self._game.players))
+        return THROWS
+
+    # --- Legal moves ------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[ShoMove, ...]:
+        """Throws at chance nodes; else every (source, values) move: entries first, then by position."""
+        if self._legal is None:
+            if self._end is not None:
+                self._legal = ()
+            elif self._phase != _MOVE_PHASE:
+                self._legal = tuple(move for move, _ in self.chance_outcomes())
+            else:
+                moves = self._moves()
+                if self._game.ios and self._paras and self._values == (2 * self._paras,):
+                    moves.append(RETHROW_MOVE)
+                if moves and self._game.settings["allow_pass"] == "on":
+                    moves.append(PASS_MOVE)
+                self._legal = tuple(moves)
+        return self._legal
+
+    def _subsets(self) -> list[tuple[int, ...]]:
+        values = self._values
+        if len(values) == 1:
+            return [values]
+        if not self._game.any_subset:
+            return sorted({(value,) for value in values} | {values})
+        found: set[tuple[int, ...]] = set()
+        for count in range(1, len(values) + 1):
+            found.update(itertools.combinations(values, count))
+        return sorted(found, key=lambda subset: (len(subset), subset))
+
+    def _landing(self, side: int, coins: int, target: int) -> int | None:
+        """What happens when ``coins`` coins of ``side`` arrive on ``target``; ``None`` if not allowed."""
+        game = self._game
+        if target >= game.goal:
+            if game.settings["exact_bear_off"] == "on" and target != game.goal:
+                return None
+            return _OFF
+        owner = self._owner[target]
+        if owner < 0:
+            return _PLACE
+        if owner == side:
+            return _STACK if coins + self._size[target] <= game.cap else None
+        if owner in game.partners(side):
+            return None  # a partner's stack (separate team coins) can be neither joined nor killed
+        return _KILL if self._size[target] <= coins else None
+
+    def _entry_size(self, side: int, target: int) -> int | None:
+        """How many coins an entry of ``side`` onto ``target`` brings, or ``None`` if it cannot enter."""
+        game = self._game
+        hand = self._hand[side]
+        if not self._opening(side):
+            return 1
+        size = game.settings["opening_size"]
+        first = self._first
+        if first == (1, 1):
+            size = game.settings["opening_para_size"]
+        elif first == (1, 2) and game.settings["opening_12_bonus"] == "on":
+            size = 3
+        size = min(int(size), hand, game.cap)
+        if target < game.goal:
+            owner = self._owner[target]
+            if (
+                owner >= 0
+                and owner not in game.partners(side)
+                and game.settings["opening_kill"] == "n_plus_1"
+            ):
+                size = min(max(size, self._size[target] + 1), hand, game.cap)
+        return size
+
+    def _moves(self) -> list[ShoMove]:
+        game = self._game
+        side = self.side
+        moves: list[ShoMove] = []
+        sources = [position for position in range(1, game.goal) if self._owner[position] == side]
+        for subset in self._subsets():
+            value = sum(subset)
+            if self._hand[side]:
+                coins = self._entry_size(side, value)
+                if coins is not None and self._landing(side, coins, value) is not None:
+                    moves.append(ShoMove(ENTER, values=subset, coins=coins))
+                if (
+                    game.six_three
+                    and subset == (9,)
+                    and self._first == (3, 6)
+                    and self._entered[side]
+                    and self._hand[side] == game.coins
+                    and self._owner[9] < 0
+                    and coins != game.coins
+                ):
+                    moves.append(ShoMove(ENTER, values=subset, coins=game.coins))
+            moves.extend(
+                ShoMove(MOVE, source, subset)
+                for source in sources
+                if self._landing(side, self._size[source], source + value) is not None
+            )
+        return moves
+
+    # --- Playing -------------------------------------------------------------------------------------------
+
+    def _next(self, **changes: object) -> ShoState:
+        fields: dict[str, object] = {
+            "owner": self._owner,
+            "size": self._size,
+            "hand": self._hand,
+            "off": self._off,
+            "entered": self._entered,
+            "seat": self._seat,
+            "phase": self._phase,
+            "values": self._values,
+            "paras": self._paras,
+            "first": self._first,
+            "turns": self._turns,
+            "ply": self._ply + 1,
+        }
+        fields.update(changes)
+        return ShoState(self._game, **fields)  # type: ignore[arg-type]
+
+    def _end_turn(self, **changes: object) -> ShoState:
+        """Pass the dice to the next seat; unused values are lost."""
+        return self._next(
+            seat=(self._seat + 1) % self._game.players,
+            phase=_THROW_PHASE,
+            values=(),
+            paras=0,
+            first=None,
+            turns=self._turns + 1,
+            **changes,
+        )
+
+    def play_unchecked(self, move: ShoMove) -> ShoState:
+        """The state after ``move`` (taken from :meth:`legal_moves`)."""
+        kind = move.kind
+        if kind == FIRST:
+            return self._next(seat=move.coins, phase=_THROW_PHASE)
+        if kind == THROW:
+            return self._play_throw(move.low, move.high)
+        if kind == PASS:
+            return self._end_turn()
+        if kind == RETHROW:
+            return self._next(phase=_THROW_PHASE)
+        return self._play_move(move)
+
+    def _play_throw(self, low: int, high: int) -> ShoState:
+        game = self._game
+        first = self._first if self._first is not None else (low, high)
+        if (low, high) == (1, 1):
+            paras = self._paras + 1
+            if game.settings["triple_para_win"] == "on" and paras == 3:
+                return self._next(first=first, paras=paras, winner=self.side)
+            if game.ios:
+                # iOS pa ra: 2 (more with chained pa ra) now, or throw again for 2 + the new throw.
+                return self._settle(
+                    self._next(values=(2 * paras,), paras=paras, first=first, phase=_MOVE_PHASE)
+                )
+            return self._next(values=_insert(self._values, 2), paras=paras, first=first)
+        if game.ios and self._paras:
+            values: tuple[int, ...] = (2 * self._paras + low + high,)
+        else:
+            values = _insert(self._values, low + high)
+        return self._settle(self._next(values=values, first=first, phase=_MOVE_PHASE))
+
+    def _settle(self, state: ShoState) -> ShoState:
+        """A state where the seat has no legal move ends the turn at once (R13)."""
+        if state._end is None and not state.legal_moves():
+            return state._end_turn(ply=state._ply)
+        return state
+
+    def _play_move(self, move: ShoMove) -> ShoState:
+        game = self._game
+        side = self.side
+        owner = list(self._owner)
+        size = list(self._size)
+        hand = list(self._hand)
+        off = list(self._off)
+        entered = list(self._entered)
+        value = sum(move.values)
+        if move.kind == ENTER:
+            coins = move.coins
+            hand[side] -= coins
+            entered[side] = True
+            target = value
+        else:
+            coins = size[move.source]
+            owner[move.source] = -1
+            size[move.source] = 0
+            target = move.source + value
+        result = self._landing(side, coins, target)
+        victim = -1
+        if result == _OFF:
+            off[side] += coins
+        elif result == _PLACE:
+            owner[target], size[target] = side, coins
+        elif result == _STACK:
+            size[target] += coins
+        else:  # a kill: the victims go back to their owner's hand
+            victim = owner[target]
+            hand[victim] += size[target]
+            owner[target], size[target] = side, coins
+        changes: dict[str, object] = {
+            "owner": tuple(owner),
+            "size": tuple(size),
+            "hand": tuple(hand),
+            "off": tuple(off),
+            "entered": tuple(entered),
+        }
+        if result in (_STACK, _KILL):
+            ends = result == _KILL and game.settings["last_kill_ends_turn"] == "on" and victim not in owner
+            if not ends:
+                left = () if game.ios else _remove(self._values, move.values)
+                nxt = self._next(phase=_THROW_PHASE, values=left, paras=0, first=None, **changes)
+                return nxt
+        state = self._next(**changes)
+        if state._end is not None:
+            return state
+        return state._end_turn(ply=state._ply)
+
+    # --- Text ----------------------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The position text (format in ``docs/games/sho.md``).
+
+        Track, hands, borne off, seat, phase, values, pa ra count, first throw, turns and ply, then the
+        optional ``entered=`` and ``winner=``.
+        """
+        stacks = [
+            f"{position}{SIDE_LETTERS[self._owner[position]]}{self._size[position]}"
+            for position in range(1, self._game.goal)
+            if self._owner[position] >= 0
+        ]
+        phase = {_THROW_PHASE: "throw", _MOVE_PHASE: "move", _FIRST_PHASE: "draw"}[self._phase]
+        fields = [
+            ",".join(stacks) or "-",
+            "/".join(map(str, self._hand)),
+            "/".join(map(str, self._off)),
+            str(self._seat + 1),
+            phase,
+            ",".join(map(str, self._values)) or "-",
+            str(self._paras),
+            f"{self._first[0]}-{self._first[1]}" if self._first else "-",
+            str(self._turns),
+            str(self._ply),
+        ]
+        if any(self._entered):
+            fields.append(
+                "entered=" + "".join(SIDE_LETTERS[s] for s in range(self._game.num_sides) if self._entered[s])
+            )
+        if self._winner is not None and self._off[self._winner] != self._game.coins:
+            fields.append(f"winner={SIDE_LETTERS[self._winner]}")
+        return " ".join(fields)
+
+    def move_to_text(self, move: ShoMove) -> str:
+        """``3-5`` a throw, ``23:2+11`` a move, ``h2:7`` an entry, ``rethrow``, ``pass``, ``first:2``."""
+        kind = move.kind
+        if kind == THROW:
+            return f"{move.low}-{move.high}"
+        if kind == FIRST:
+            return f"first:{move.coins + 1}"
+        if kind == PASS:
+            return "pass"
+        if kind == RETHROW:
+            return "rethrow"
+        values = "+".join(map(str, move.values))
+        if kind == ENTER:
+            return f"h{move.coins}:{values}"
+        return f"{move.source}:{values}"
+
+    def parse_move(self, text: str) -> ShoMove:
+        """Read a move; ``h:7`` may leave out the coins when only one entry has those values.
+
+        Raises:
+            NotationError: the text is not a Sho move.
+            IllegalMoveError: the move is not legal here; the message says why.
+        """
+        match = _MOVE_RE.match(text)
+        if match is None:
+            raise NotationError(
+                f"{text!r} is not a Sho move; expected a throw such as 3-5, a move such as 23:12 or 23:2+11 "
+                "(stack position, then the values spent), an entry such as h2:7 (coins from the hand, then "
+                "values), or rethrow, pass, first:N"
+            )
+        word = (match.group("word") or "").lower()
+        if word:
+            move = {"pass": PASS_MOVE, "rethrow": RETHROW_MOVE}[word]
+        elif match.group("low"):
+            low, high = sorted((int(match.group("low")), int(match.group("high"))))
+            if not 1 <= low <= high <= 6:
+                raise NotationError(f"{text!r}: dice faces run from 1 to 6")
+            move = ShoMove(THROW, low=low, high=high)
+        elif match.group("first"):
+            move = ShoMove(FIRST, coins=int(match.group("first")) - 1)
+        else:
+            values = tuple(sorted(int(v) for v in re.split(r"\s*\+\s*", match.group("values").strip())))
+            if 0 in values:
+                raise NotationError(f"{text!r}: values are 1 or more")
+            if match.group("hand") is not None:
+                coins = match.group("coins")
+                if coins:
+                    move = ShoMove(ENTER, values=values, coins=int(coins))
+                else:
+                    entries = [m for m in self.legal_moves() if m.kind == ENTER and m.values == values]
+                    if len(entries) > 1:
+                        raise IllegalMoveError(
+                            f"{text!r}: several entries use those values; say how many coins: "
+                            + ", ".join(self.move_to_text(m) for m in entries)
+                        )
+                    move = entries[0] if entries else ShoMove(ENTER, values=values, coins=1)
+            else:
+                move = ShoMove(MOVE, int(match.group("source")), values)
+        if move in self.legal_moves():
+            return move
+        raise IllegalMoveError(f"{text.strip()!r}: {self._why_illegal(move)}")
+
+    def _why_illegal(self, move: ShoMove) -> str:
+        game = self._game
+        if self._end is not None:
+            return f"the game is over ({self.termination()})"
+        if self.to_move == CHANCE:
+            return "the dice are to be thrown: a throw such as 3-5 comes next"
+        if move.kind in (THROW, FIRST):
+            return f"Player {self._seat + 1} is to move with the values {self._values_text()}"
+        if move.kind == RETHROW:
+            return "rethrow is only for para_mode=ios, right after a pa ra"
+        if move.kind == PASS:
+            return "passing is allowed only with allow_pass=on"
+        left = list(self._values)
+        for value in move.values:
+            if value not in left:
+                spent = "+".join(map(str, move.values))
+                return f"the values to spend are {self._values_text()}; {spent} is not among them"
+            left.remove(value)
+        if not game.any_subset and move.values not in self._subsets():
+            return "para_subsets=single_or_total: spend one value or all of them"
+        side = self.side
+        value = sum(move.values)
+        if move.kind == ENTER:
+            if not self._hand[side]:
+                return "no coins are left in hand"
+            size = self._entry_size(side, value)
+            if size != move.coins:
+                return f"an entry here brings {size} coin(s), not {move.coins}"
+            coins, target = move.coins, value
+        else:
+            if not 0 < move.source < game.goal or self._owner[move.source] != side:
+                return f"there is no stack of yours on position {move.source}"
+            coins, target = self._size[move.source], move.source + value
+        if target >= game.goal:
+            return "bearing off needs the exact value (exact_bear_off=on)"
+        owner = self._owner[target]
+        if owner == side:
+            return f"a stack of {coins + self._size[target]} would pass the limit of {game.cap} (no_niner)"
+        if owner in game.partners(side):
+            return f"position {target} holds your partner's stack, which blocks"
+        return f"position {target} holds a bigger stack ({self._size[target]}) than yours ({coins})"
+
+    def _values_text(self) -> str:
+        return ", ".join(map(str, self._values)) or "none"
+
+    def diagram(self) -> str:
+        """The track as four lines of 16 positions, then each side's hand and borne-off coins."""
+        game = self._game
+        lines = []
+        for start in range(1, game.goal, 16):
+            cells = []
+            for position in range(start, min(start + 16, game.goal)):
+                owner = self._owner[position]
+                cells.append(f"{SIDE_LETTERS[owner]}{self._size[position]}" if owner >= 0 else " .")
+            lines.append(f"  {start:>3}-{min(start + 15, game.goal - 1):<3} " + " ".join(cells))
+        lines.append(f"  goal: {game.goal} (a move reaching it bears the stack off)")
+        for side in range(game.num_sides):
+            seats = [seat + 1 for seat in range(game.players) if game.side_of(seat) == side]
+            who = (
+                "team of players " + " and ".join(map(str, seats)) if len(seats) > 1 else f"player {seats[0]}"
+            )
+            lines.append(
+                f"  {SIDE_LETTERS[side]} ({who}): {self._hand[side]} in hand, {self._off[side]} borne off"
+            )
+        if self._end is not None:
+            if self._winner is not None:
+                lines.append(f"  Side {SIDE_LETTERS[self._winner]} has won.")
+            else:
+                lines.append("  Drawn: the turn cap was reached.")
+        elif self._phase == _MOVE_PHASE:
+            lines.append(
+                f"  Player {self._seat + 1} ({SIDE_LETTERS[self.side]}) moves; values: {self._values_text()}"
+            )
+        else:
+            carried = f"; carried: {self._values_text()}" if self._values else ""
+            lines.append(f"  Player {self._seat + 1} ({SIDE_LETTERS[self.side]}) throws{carried}")
+        return "\n".join(lines)
+
+
+_MOVE_RE: Final = re.compile(
+    r"""^\s*(?:
+        (?P<word>pass|rethrow)
+      | (?P<low>\d)\s*-\s*(?P<high>\d)
+      | first\s*:\s*(?P<first>[1-4])
+      | (?:(?P<hand>h)\s*(?P<coins>\d*)|(?P<source>\d+))\s*:\s*(?P<values>\d+(?:\s*\+\s*\d+)*)
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _insert(values: tuple[int, ...], value: int) -> tuple[int, ...]:
+    return tuple(sorted((*values, value)))
+
+
+def _remove(values: tuple[int, ...], spent: tuple[int, ...]) -> tuple[int, ...]:
+    left = list(values)
+    for value in spent:
+        left.remove(value)
+    return tuple(left)
+
+
+def _read_counts(text: str, what: str, sides: int) -> tuple[int, ...]:
+    parts = text.split("/")
+    if len(parts) != sides or not all(part.isdigit() for part in parts):
+        raise NotationError(f"{what} must be {sides} whole numbers separated by '/', got {text!r}")
+    return tuple(int(part) for part in parts)
+
+
+def _read_position(game: ShoGame, text: str) -> ShoState:
+    """Read position text; see :meth:`ShoGame.state_from_text`."""
+    fields = text.split()
+    if len(fields) < 10:
+        raise NotationError(
+            "a Sho position has 10 fields 'track hands off seat phase values paras first turns ply' "
+            f"(then optional entered= and winner=), got {len(fields)} in {text!r}"
+        )
+    sides = game.num_sides
+    owner = [-1] * game.goal
+    size = [0] * game.goal
+    if fields[0] != "-":
+        for entry in fields[0].split(","):
+            match = re.fullmatch(r"(\d+)([a-d])(\d+)", entry)
+            if match is None:
+                raise NotationError(
+                    f"track entry {entry!r} is not position, side letter, size (such as 12b2)"
+                )
+            position, side, count = (
+                int(match.group(1)),
+                SIDE_LETTERS.index(match.group(2)),
+                int(match.group(3)),
+            )
+            if not 0 < position < game.goal or side >= sides or count < 1 or owner[position] >= 0:
+                raise NotationError(
+                    f"track entry {entry!r}: positions run 1..{game.goal - 1}, sides "
+                    f"a..{SIDE_LETTERS[sides - 1]}, sizes from 1, one stack per position"
+                )
+            owner[position], size[position] = side, count
+    hand = _read_counts(fields[1], "hands", sides)
+    off = _read_counts(fields[2], "borne-off counts", sides)
+    for side in range(sides):
+        total = hand[side] + off[side] + sum(size[p] for p in range(game.goal) if owner[p] == side)
+        if total != game.coins:
+            raise NotationError(
+                f"side {SIDE_LETTERS[side]} has {total} coins in all; this game gives {game.coins}"
+            )
+    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= game.players:
+        raise NotationError(f"the seat to move must be 1..{game.players}, got {fields[3]!r}")
+    seat = int(fields[3]) - 1
+    phases = {"throw": _THROW_PHASE, "move": _MOVE_PHASE, "draw": _FIRST_PHASE}
+    if fields[4] not in phases:
+        raise NotationError(f"the phase must be throw, move or draw, got {fields[4]!r}")
+    values: tuple[int, ...] = ()
+    if fields[5] != "-":
+        if not re.fullmatch(r"\d+(,\d+)*", fields[5]):
+            raise NotationError(f"values must be numbers separated by commas, or -, got {fields[5]!r}")
+        values = tuple(sorted(int(v) for v in fields[5].split(",")))
+    for name, field in (("paras", fields[6]), ("turns", fields[8]), ("ply", fields[9])):
+        if not field.isdigit():
+            raise NotationError(f"{name} must be a whole number, got {field!r}")
+    first = None
+    if fields[7] != "-":
+        match = re.fullmatch(r"([1-6])-([1-6])", fields[7])
+        if match is None:
+            raise NotationError(f"the first throw must be like 1-2, or -, got {fields[7]!r}")
+        first = (min(int(match.group(1)), int(match.group(2))), max(int(match.group(1)), int(match.group(2))))
+    entered = [False] * sides
+    winner = None
+    for pair in fields[10:]:
+        name, _, value = pair.partition("=")
+        if name == "entered" and set(value) <= set(SIDE_LETTERS[:sides]):
+            for letter in value:
+                entered[SIDE_LETTERS.index(letter)] = True
+        elif name == "winner" and len(value) == 1 and value in SIDE_LETTERS[:sides]:
+            winner = SIDE_LETTERS.index(value)
+        else:
+            raise NotationError(
+                f"unknown position field {pair!r}; optional fields are entered=SIDES and winner=SIDE"
+            )
+    if fields[4] == "move" and not values:
+        raise NotationError("a seat to move needs values to spend")
+    return ShoState(
+        game,
+        owner=tuple(owner),
+        size=tuple(size),
+        hand=hand,
+        off=off,
+        entered=tuple(entered),
+        seat=seat,
+        phase=phases[fields[4]],
+        values=values,
+        paras=int(fields[6]),
+        first=first,
+        turns=int(fields[8]),
+        ply=int(fields[9]),
+        winner=winner,
+    )
