@@ -407,3 +407,64 @@ def test_lhasa_preset_and_bad_settings() -> None:
 @pytest.mark.parametrize("preset", ["classic", "lhasa"])
 def test_seeded_random_games_conform_for_every_player_count(players: int, preset: str) -> None:
     check_game(ShoGame(preset, players=players), n_games=4, seed=players)
+
+
+# --- R17: flexible pa ra and finishing overflow ---------------------------------------------------------
+
+
+def test_r17_flexible_para_splits_between_two_stacks() -> None:
+    text = "5a1,20a1 7/9/9 0/0/0 1 throw - 0 - 3 9 entered=a"
+    state = throw(at(text, flexible_para="on"), "1-1", "5-6")
+    assert state.values == (13,)
+    parts = {move.values[0] for move in state.legal_moves() if move.source == 5}
+    assert parts == set(range(1, 14))  # 1 is allowed, and 13 is one whole move
+    state = state.play_text("5:4")
+    assert state.stack_at(9) == (0, 1) and state.values == (9,) and state.seat == 0
+    assert texts(state) == ["20:9"]  # a different stack: not the one on 9, not from the hand
+    state = state.play_text("20:9")
+    assert state.stack_at(29) == (0, 1) and state.seat == 1
+
+
+@pytest.mark.parametrize(("bonus", "again"), [("either", True), ("second_only", False)])
+def test_r17_flexible_bonus(bonus: str, again: bool) -> None:
+    text = "5a1,9a1,30a1 6/9/9 0/0/0 1 throw - 0 - 3 9 entered=a"
+    state = throw(at(text, flexible_para="on", flexible_bonus=bonus), "1-1", "5-6")
+    state = state.play_text("5:4")  # stacks on 9
+    assert ("bonus=1" in state.to_text()) == again
+    state = state.play_text("30:9")  # places
+    assert (state.seat == 0) == again
+
+
+def test_r17_finishing_overflow_moves_a_second_stack() -> None:
+    text = "59a2,10a1,18a1 5/9/9 0/0/0 1 move 13 0 - 3 9 entered=a"
+    plain = at(text).play_text("59:13")
+    assert plain.seat == 1
+    state = at(text, finishing_overflow="on").play_text("59:13")
+    assert state.borne_off == (2, 0, 0) and state.values == (8,) and state.seat == 0
+    assert texts(state) == ["10:8", "18:8", "pass"]
+    stacked = state.play_text("10:8")
+    assert stacked.stack_at(18) == (0, 2) and stacked.to_move == CHANCE and stacked.seat == 0
+    declined = state.play_text("pass")
+    assert declined.seat == 1
+
+
+def test_flexible_para_needs_the_wikipedia_pa_ra() -> None:
+    with pytest.raises(SettingsError):
+        game(flexible_para="on", para_mode="ios")
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"flexible_para": "on"},
+        {"flexible_para": "on", "flexible_bonus": "second_only", "allow_pass": "on"},
+        {"finishing_overflow": "on", "players": 2},
+        {"para_mode": "ios", "players": 4, "team_coins": "separate", "team_win": "first"},
+        {"no_niner": "on", "last_kill_ends_turn": "on", "para_subsets": "single_or_total"},
+        {"exact_bear_off": "on", "goal": "shells+1", "first_player": "random", "opening_kill": "plain"},
+        {"reopen_when": "board_empty", "six_three": "on", "opening_size": 3, "opening_12_bonus": "off"},
+        {"players": 4, "four_player_mode": "free_for_all", "shells": 30, "coins": 5},
+    ],
+)
+def test_seeded_random_games_conform_under_options(settings: dict[str, object]) -> None:
+    check_game(game(**settings), n_games=3, seed=7)

@@ -54,7 +54,14 @@ FIRST: Final = 5
 SIDE_LETTERS: Final = "abcd"
 """The sides' letters in position text: a side is a player, or a team with four players in teams."""
 
-_THROW_PHASE, _MOVE_PHASE, _FIRST_PHASE = 0, 1, 2
+_THROW_PHASE, _MOVE_PHASE, _FIRST_PHASE, _FOLLOW_PHASE = 0, 1, 2, 3
+# A follow-up move inside one step: the second part of a flexible pa ra, or a finishing overflow.
+_PHASE_NAMES: Final = {
+    _THROW_PHASE: "throw",
+    _MOVE_PHASE: "move",
+    _FIRST_PHASE: "draw",
+    _FOLLOW_PHASE: "follow",
+}
 _PLACE, _STACK, _KILL, _OFF = 0, 1, 2, 3
 
 
@@ -170,6 +177,24 @@ _SETTINGS: Final = (
     Setting("triple_para_win", "off", "three pa ra in one step win at once (R11)", _ON_OFF),
     Setting("exact_bear_off", "off", "bearing off needs the exact value (R12)", _ON_OFF),
     Setting("allow_pass", "off", "a player may pass instead of making a legal move (R13)", _ON_OFF),
+    Setting(
+        "flexible_para",
+        "off",
+        "after a pa ra, 2 + the next throw may be split between two different stacks (R17)",
+        _ON_OFF,
+    ),
+    Setting(
+        "flexible_bonus",
+        "either",
+        "with flexible_para, a stack or kill by either part, or only by the second, earns a throw (R17)",
+        ("either", "second_only"),
+    ),
+    Setting(
+        "finishing_overflow",
+        "off",
+        "the excess of a move that bears off may move a second stack (R12, R17)",
+        _ON_OFF,
+    ),
     Setting("no_niner", "off", "no stack of all nine coins may be built (R17)", _ON_OFF),
     Setting("max_turns", 2000, "seat turns before the game is cut and drawn (length cap)", minimum=1),
 )
@@ -201,6 +226,10 @@ class ShoGame(Game["ShoState"]):
         self.cap = self.coins - 1 if self.no_niner else self.coins  # the biggest stack allowed
         self.six_three = s["six_three"] == "on" and not self.no_niner and self.goal > 9
         self.ios = s["para_mode"] == "ios"
+        self.flexible = s["flexible_para"] == "on"
+        self.overflow = s["finishing_overflow"] == "on"
+        if self.flexible and self.ios:
+            raise SettingsError("flexible_para=on is a pa ra of its own; it needs para_mode=wikipedia")
         self.any_subset = s["para_subsets"] == "all"
         if self.cap < 1:
             raise SettingsError("no_niner with a single coin leaves no legal stack")
@@ -223,8 +252,8 @@ class ShoGame(Game["ShoState"]):
 
     @property
     def min_utility(self) -> float:
-        """A losing seat gets -1 (teams) or -1/(players - 1) each; the smallest is -1."""
-        return -1.0
+        """What a losing seat gets: -1 with two players or in teams, else -1/(players - 1)."""
+        return -1.0 if self.teams else -1.0 / (self.players - 1)
 
     @property
     def has_chance(self) -> bool:
@@ -272,6 +301,7 @@ class ShoState(State[ShoMove]):
         "_end",
         "_entered",
         "_first",
+        "_follow",
         "_game",
         "_hand",
         "_legal",
@@ -304,6 +334,7 @@ class ShoState(State[ShoMove]):
         turns: int = 0,
         ply: int = 0,
         winner: int | None = None,
+        follow: tuple[int, int] = (-1, 0),
     ) -> None:
         self._game = game
         self._owner = owner
@@ -319,6 +350,9 @@ class ShoState(State[ShoMove]):
         self._turns = turns
         self._ply = ply
         self._winner = winner
+        # In the follow phase: the position of the stack that may not move again (-1: none), and whether
+        # the step has already earned another throw (1) from a first part that stacked or killed.
+        self._follow = follow
         self._legal: tuple[ShoMove, ...] | None = None
         self._end: str | None = None
         if winner is None:
@@ -388,7 +422,7 @@ class ShoState(State[ShoMove]):
         """The seat to move, CHANCE while the dice are thrown, ``None`` once the game is over."""
         if self._end is not None:
             return None
-        if self._phase == _MOVE_PHASE:
+        if self._phase in (_MOVE_PHASE, _FOLLOW_PHASE):
             return self._seat
         return CHANCE
 
@@ -438,6 +472,7 @@ class ShoState(State[ShoMove]):
             self._first,
             self._turns,
             self._winner,
+            self._follow,
         )
 
     def _opening(self, side: int) -> bool:
@@ -470,13 +505,13 @@ class ShoState(State[ShoMove]):
         if self._legal is None:
             if self._end is not None:
                 self._legal = ()
-            elif self._phase != _MOVE_PHASE:
+            elif self._phase in (_THROW_PHASE, _FIRST_PHASE):
                 self._legal = tuple(move for move, _ in self.chance_outcomes())
             else:
-                moves = self._moves()
+                moves = self._follow_moves() if self._phase == _FOLLOW_PHASE else self._moves()
                 if self._game.ios and self._paras and self._values == (2 * self._paras,):
                     moves.append(RETHROW_MOVE)
-                if moves and self._game.settings["allow_pass"] == "on":
+                if moves and PASS_MOVE not in moves and self._game.settings["allow_pass"] == "on":
                     moves.append(PASS_MOVE)
                 self._legal = tuple(moves)
         return self._legal
@@ -531,12 +566,34 @@ class ShoState(State[ShoMove]):
                 size = min(max(size, self._size[target] + 1), hand, game.cap)
         return size
 
+    def _splitting(self) -> bool:
+        """Whether this step's single value comes from a flexible pa ra and may be split (R17)."""
+        return self._game.flexible and self._paras > 0 and self._phase == _MOVE_PHASE
+
+    def _follow_moves(self) -> list[ShoMove]:
+        """The second part of a flexible pa ra, or a finishing overflow: another stack on the track."""
+        side = self.side
+        (value,) = self._values
+        moves = [
+            ShoMove(MOVE, source, self._values)
+            for source in range(1, self._game.goal)
+            if self._owner[source] == side
+            and source != self._follow[0]
+            and self._landing(side, self._size[source], source + value) is not None
+        ]
+        if self._game.overflow and self._follow[0] < 0 and not self._paras and moves:
+            moves.append(PASS_MOVE)  # the overflow may be left unused
+        return moves
+
     def _moves(self) -> list[ShoMove]:
         game = self._game
         side = self.side
         moves: list[ShoMove] = []
         sources = [position for position in range(1, game.goal) if self._owner[position] == side]
-        for subset in self._subsets():
+        subsets = self._subsets()
+        if self._splitting():
+            subsets = [(part,) for part in range(1, self._values[0] + 1)]
+        for subset in subsets:
             value = sum(subset)
             if self._hand[side]:
                 coins = self._entry_size(side, value)
@@ -588,7 +645,7 @@ class ShoState(State[ShoMove]):
             paras=0,
             first=None,
             turns=self._turns + 1,
-            **changes,
+            **{"follow": (-1, 0), **changes},
         )
 
     def play_unchecked(self, move: ShoMove) -> ShoState:
@@ -599,6 +656,8 @@ class ShoState(State[ShoMove]):
         if kind == THROW:
             return self._play_throw(move.low, move.high)
         if kind == PASS:
+            if self._phase == _FOLLOW_PHASE and self._follow[1]:
+                return self._next(phase=_THROW_PHASE, values=(), paras=0, first=None, follow=(-1, 0))
             return self._end_turn()
         if kind == RETHROW:
             return self._next(phase=_THROW_PHASE)
@@ -610,22 +669,29 @@ class ShoState(State[ShoMove]):
         if (low, high) == (1, 1):
             paras = self._paras + 1
             if game.settings["triple_para_win"] == "on" and paras == 3:
-                return self._next(first=first, paras=paras, winner=self.side)
+                return self._next(values=(), first=first, paras=paras, winner=self.side)
             if game.ios:
                 # iOS pa ra: 2 (more with chained pa ra) now, or throw again for 2 + the new throw.
                 return self._settle(
                     self._next(values=(2 * paras,), paras=paras, first=first, phase=_MOVE_PHASE)
                 )
             return self._next(values=_insert(self._values, 2), paras=paras, first=first)
-        if game.ios and self._paras:
+        if (game.ios or game.flexible) and self._paras:
             values: tuple[int, ...] = (2 * self._paras + low + high,)
         else:
             values = _insert(self._values, low + high)
         return self._settle(self._next(values=values, first=first, phase=_MOVE_PHASE))
 
     def _settle(self, state: ShoState) -> ShoState:
-        """A state where the seat has no legal move ends the turn at once (R13)."""
+        """A state where the seat has no legal move ends the turn at once (R13).
+
+        In a follow-up whose first part already earned a throw, that throw comes next instead.
+        """
         if state._end is None and not state.legal_moves():
+            if state._phase == _FOLLOW_PHASE and state._follow[1]:
+                return state._next(
+                    ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None, follow=(-1, 0)
+                )
             return state._end_turn(ply=state._ply)
         return state
 
@@ -667,15 +733,33 @@ class ShoState(State[ShoMove]):
             "off": tuple(off),
             "entered": tuple(entered),
         }
-        if result in (_STACK, _KILL):
-            ends = result == _KILL and game.settings["last_kill_ends_turn"] == "on" and victim not in owner
-            if not ends:
-                left = () if game.ios else _remove(self._values, move.values)
-                nxt = self._next(phase=_THROW_PHASE, values=left, paras=0, first=None, **changes)
-                return nxt
+        earned = result in (_STACK, _KILL) and not (
+            result == _KILL and game.settings["last_kill_ends_turn"] == "on" and victim not in owner
+        )
+        following = self._phase == _FOLLOW_PHASE
+        if following:
+            if self._follow[1]:
+                earned = True  # the first part of the split stacked or killed (flexible_bonus=either)
+            changes["follow"] = (-1, 0)
+        elif self._splitting() and value < self._values[0]:
+            # The first part of a split pa ra: the rest must move a different stack.
+            bonus = int(earned and game.settings["flexible_bonus"] == "either")
+            moved = target if target < game.goal else -1
+            rest = (self._values[0] - value,)
+            state = self._next(values=rest, phase=_FOLLOW_PHASE, follow=(moved, bonus), **changes)
+            return state if state._end is not None else self._settle(state)
+        if result == _OFF and game.overflow and target > game.goal and not following:
+            excess = (target - game.goal,)
+            state = self._next(values=excess, phase=_FOLLOW_PHASE, paras=0, follow=(-1, 0), **changes)
+            return state if state._end is not None else self._settle(state)
+        if earned:
+            left = () if game.ios or game.flexible or following else _remove(self._values, move.values)
+            return self._next(phase=_THROW_PHASE, values=left, paras=0, first=None, **changes)
         state = self._next(**changes)
         if state._end is not None:
-            return state
+            return state._next(
+                ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None
+            )  # values lost
         return state._end_turn(ply=state._ply)
 
     # --- Text ----------------------------------------------------------------------------------------------
@@ -691,7 +775,7 @@ class ShoState(State[ShoMove]):
             for position in range(1, self._game.goal)
             if self._owner[position] >= 0
         ]
-        phase = {_THROW_PHASE: "throw", _MOVE_PHASE: "move", _FIRST_PHASE: "draw"}[self._phase]
+        phase = _PHASE_NAMES[self._phase]
         fields = [
             ",".join(stacks) or "-",
             "/".join(map(str, self._hand)),
@@ -710,6 +794,10 @@ class ShoState(State[ShoMove]):
             )
         if self._winner is not None and self._off[self._winner] != self._game.coins:
             fields.append(f"winner={SIDE_LETTERS[self._winner]}")
+        if self._follow[0] >= 0:
+            fields.append(f"moved={self._follow[0]}")
+        if self._follow[1]:
+            fields.append("bonus=1")
         return " ".join(fields)
 
     def move_to_text(self, move: ShoMove) -> str:
@@ -786,8 +874,14 @@ class ShoState(State[ShoMove]):
             return "rethrow is only for para_mode=ios, right after a pa ra"
         if move.kind == PASS:
             return "passing is allowed only with allow_pass=on"
-        left = list(self._values)
-        for value in move.values:
+        if self._splitting() and (len(move.values) != 1 or not 1 <= move.values[0] <= self._values[0]):
+            return f"after a flexible pa ra, the first part is one number from 1 to {self._values[0]}"
+        if self._phase == _FOLLOW_PHASE and (
+            move.kind == ENTER or move.values != self._values or move.source == self._follow[0]
+        ):
+            return f"this follow-up moves another stack on the track by {self._values[0]}"
+        left = [] if self._splitting() else list(self._values)
+        for value in () if self._splitting() else move.values:
             if value not in left:
                 spent = "+".join(map(str, move.values))
                 return f"the values to spend are {self._values_text()}; {spent} is not among them"
@@ -843,7 +937,7 @@ class ShoState(State[ShoMove]):
                 lines.append(f"  Side {SIDE_LETTERS[self._winner]} has won.")
             else:
                 lines.append("  Drawn: the turn cap was reached.")
-        elif self._phase == _MOVE_PHASE:
+        elif self._phase in (_MOVE_PHASE, _FOLLOW_PHASE):
             lines.append(
                 f"  Player {self._seat + 1} ({SIDE_LETTERS[self.side]}) moves; values: {self._values_text()}"
             )
@@ -922,9 +1016,9 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     if not fields[3].isdigit() or not 1 <= int(fields[3]) <= game.players:
         raise NotationError(f"the seat to move must be 1..{game.players}, got {fields[3]!r}")
     seat = int(fields[3]) - 1
-    phases = {"throw": _THROW_PHASE, "move": _MOVE_PHASE, "draw": _FIRST_PHASE}
+    phases = {name: phase for phase, name in _PHASE_NAMES.items()}
     if fields[4] not in phases:
-        raise NotationError(f"the phase must be throw, move or draw, got {fields[4]!r}")
+        raise NotationError(f"the phase must be throw, move, follow or draw, got {fields[4]!r}")
     values: tuple[int, ...] = ()
     if fields[5] != "-":
         if not re.fullmatch(r"\d+(,\d+)*", fields[5]):
@@ -941,19 +1035,29 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         first = (min(int(match.group(1)), int(match.group(2))), max(int(match.group(1)), int(match.group(2))))
     entered = [False] * sides
     winner = None
+    moved, bonus = -1, 0
     for pair in fields[10:]:
         name, _, value = pair.partition("=")
-        if name == "entered" and set(value) <= set(SIDE_LETTERS[:sides]):
+        if name == "moved" and value.isdigit() and 0 < int(value) < game.goal:
+            moved = int(value)
+        elif name == "bonus" and value == "1":
+            bonus = 1
+        elif name == "entered" and set(value) <= set(SIDE_LETTERS[:sides]):
             for letter in value:
                 entered[SIDE_LETTERS.index(letter)] = True
         elif name == "winner" and len(value) == 1 and value in SIDE_LETTERS[:sides]:
             winner = SIDE_LETTERS.index(value)
         else:
             raise NotationError(
-                f"unknown position field {pair!r}; optional fields are entered=SIDES and winner=SIDE"
+                f"unknown position field {pair!r}; optional fields are entered=SIDES, winner=SIDE, "
+                "moved=POSITION and bonus=1"
             )
-    if fields[4] == "move" and not values:
+    for side in range(sides):  # a side with coins on the track or borne off has entered
+        entered[side] = entered[side] or off[side] > 0 or side in owner
+    if fields[4] in ("move", "follow") and not values:
         raise NotationError("a seat to move needs values to spend")
+    if fields[4] == "follow" and len(values) != 1:
+        raise NotationError("a follow-up move (second part or overflow) has exactly one value")
     return ShoState(
         game,
         owner=tuple(owner),
@@ -969,4 +1073,5 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         turns=int(fields[8]),
         ply=int(fields[9]),
         winner=winner,
+        follow=(moved, bonus),
     )
