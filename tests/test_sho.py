@@ -464,7 +464,44 @@ def test_flexible_para_needs_the_wikipedia_pa_ra() -> None:
         {"exact_bear_off": "on", "goal": "shells+1", "first_player": "random", "opening_kill": "plain"},
         {"reopen_when": "board_empty", "six_three": "on", "opening_size": 3, "opening_12_bonus": "off"},
         {"players": 4, "four_player_mode": "free_for_all", "shells": 30, "coins": 5},
+        {"para_mode": "pool", "triple_para_win": "on"},
+        {"opening_kill": "topup3_on_shomo", "players": 2, "last_kill_ends_turn": "on"},
     ],
 )
 def test_seeded_random_games_conform_under_options(settings: dict[str, object]) -> None:
     check_game(game(**settings), n_games=3, seed=7)
+
+
+# --- R11 pool and R6 top-up ---------------------------------------------------------------------------------
+
+
+def test_r11_pool_spends_values_one_per_move_and_banks_bonus_throws() -> None:
+    text = "5a1,9a1,30a1 6/9/9 0/0/0 1 throw - 0 - 3 9 entered=a"
+    state = throw(at(text, para_mode="pool"), "1-1", "1-3")
+    assert state.values == (2, 4)
+    assert {move.values for move in state.legal_moves()} == {(2,), (4,)}  # never both at once
+    state = state.play_text("5:4")  # stacks on 9: one throw banked
+    assert state.values == (2,) and state.to_move == 0 and "banked=1" in state.to_text()
+    state = state.play_text("30:2")  # places; the pool is spent, so the banked throw follows
+    assert state.to_move == CHANCE and state.seat == 0 and "banked" not in state.to_text()
+    state = throw(state, "2-3").play_text("9:5")  # a place with nothing banked ends the turn
+    assert state.seat == 1
+
+
+def test_r6_topup3_on_shomo() -> None:
+    # b's opening stack (a Sho-mo) on 7 is killed by two coins of a, which are topped up to 3.
+    text = "3a2,7b2 7/7/9 0/0/0 1 move 4 0 - 3 9 entered=ab"
+    after = at(f"{text} shomo=7", opening_kill="topup3_on_shomo").play_text("3:4")
+    assert after.stack_at(7) == (0, 3) and after.hand == (6, 9, 9)
+    assert "shomo" not in after.to_text()
+    no_bonus = at(text, opening_kill="topup3_on_shomo").play_text("3:4")
+    assert no_bonus.stack_at(7) == (0, 2)  # the victim was not a Sho-mo: no top-up
+
+
+def test_r6_topup3_marks_opening_stacks_and_kills_plainly() -> None:
+    state = throw(game(opening_kill="topup3_on_shomo").new_initial_state(), "3-4").play_text("h2:7")
+    assert "shomo=7" in state.to_text()
+    moved = throw(state, "5-6")  # the next seat opens elsewhere; then the Sho-mo moves unchanged
+    assert "shomo=7" in moved.to_text()
+    big = at("7b3 9/6/9 0/0/0 1 throw - 0 - 1 1 entered=b", opening_kill="topup3_on_shomo")
+    assert throw(big, "3-4").seat == 1  # no n+1: two coins cannot kill three

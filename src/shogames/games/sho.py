@@ -146,8 +146,9 @@ _SETTINGS: Final = (
     Setting(
         "opening_kill",
         "n_plus_1",
-        "an opening entry onto an opponent's n coins enters n+1 and kills, or kills only if big enough (R6)",
-        ("n_plus_1", "plain"),
+        "an opening entry onto n enemy coins: n+1 enter and kill; or it kills only if big enough (plain), "
+        "and a killer of an opening stack (Sho-mo) is topped up to 3 from the hand (topup3_on_shomo) (R6)",
+        ("n_plus_1", "plain", "topup3_on_shomo"),
     ),
     Setting("six_three", "off", "a re-opening throw of (6,3) may bring all nine to position 9 (R7)", _ON_OFF),
     Setting(
@@ -165,8 +166,9 @@ _SETTINGS: Final = (
     Setting(
         "para_mode",
         "wikipedia",
-        "pa ra (1,1): throw again, values 2, X, 2+X with carry-over; or 2 now / rethrow for 2+X (R11)",
-        ("wikipedia", "ios"),
+        "pa ra (1,1): values 2, X, 2+X with carry-over; or 2 now / rethrow for 2+X; or a pool of values "
+        "spent one per move with banked bonus throws (R11)",
+        ("wikipedia", "ios", "pool"),
     ),
     Setting(
         "para_subsets",
@@ -226,9 +228,11 @@ class ShoGame(Game["ShoState"]):
         self.cap = self.coins - 1 if self.no_niner else self.coins  # the biggest stack allowed
         self.six_three = s["six_three"] == "on" and not self.no_niner and self.goal > 9
         self.ios = s["para_mode"] == "ios"
+        self.pool = s["para_mode"] == "pool"
+        self.topup = s["opening_kill"] == "topup3_on_shomo"
         self.flexible = s["flexible_para"] == "on"
         self.overflow = s["finishing_overflow"] == "on"
-        if self.flexible and self.ios:
+        if self.flexible and (self.ios or self.pool):
             raise SettingsError("flexible_para=on is a pa ra of its own; it needs para_mode=wikipedia")
         self.any_subset = s["para_subsets"] == "all"
         if self.cap < 1:
@@ -298,6 +302,7 @@ class ShoState(State[ShoMove]):
     """A Sho position, between plies: whose turn, the dice phase, the values in hand and the track."""
 
     __slots__ = (
+        "_banked",
         "_end",
         "_entered",
         "_first",
@@ -311,6 +316,7 @@ class ShoState(State[ShoMove]):
         "_phase",
         "_ply",
         "_seat",
+        "_shomo",
         "_size",
         "_turns",
         "_values",
@@ -335,6 +341,8 @@ class ShoState(State[ShoMove]):
         ply: int = 0,
         winner: int | None = None,
         follow: tuple[int, int] = (-1, 0),
+        banked: int = 0,
+        shomo: frozenset[int] = frozenset(),
     ) -> None:
         self._game = game
         self._owner = owner
@@ -353,6 +361,8 @@ class ShoState(State[ShoMove]):
         # In the follow phase: the position of the stack that may not move again (-1: none), and whether
         # the step has already earned another throw (1) from a first part that stacked or killed.
         self._follow = follow
+        self._banked = banked  # para_mode=pool: bonus throws earned by stacks and kills, still to take
+        self._shomo = shomo  # opening_kill=topup3_on_shomo: positions of opening stacks (Sho-mo)
         self._legal: tuple[ShoMove, ...] | None = None
         self._end: str | None = None
         if winner is None:
@@ -473,6 +483,8 @@ class ShoState(State[ShoMove]):
             self._turns,
             self._winner,
             self._follow,
+            self._banked,
+            self._shomo,
         )
 
     def _opening(self, side: int) -> bool:
@@ -520,6 +532,8 @@ class ShoState(State[ShoMove]):
         values = self._values
         if len(values) == 1:
             return [values]
+        if self._game.pool:
+            return sorted({(value,) for value in values})
         if not self._game.any_subset:
             return sorted({(value,) for value in values} | {values})
         found: set[tuple[int, ...]] = set()
@@ -632,6 +646,9 @@ class ShoState(State[ShoMove]):
             "first": self._first,
             "turns": self._turns,
             "ply": self._ply + 1,
+            "follow": self._follow,
+            "banked": self._banked,
+            "shomo": self._shomo,
         }
         fields.update(changes)
         return ShoState(self._game, **fields)  # type: ignore[arg-type]
@@ -645,7 +662,7 @@ class ShoState(State[ShoMove]):
             paras=0,
             first=None,
             turns=self._turns + 1,
-            **{"follow": (-1, 0), **changes},
+            **{"follow": (-1, 0), "banked": 0, **changes},
         )
 
     def play_unchecked(self, move: ShoMove) -> ShoState:
@@ -688,6 +705,15 @@ class ShoState(State[ShoMove]):
         In a follow-up whose first part already earned a throw, that throw comes next instead.
         """
         if state._end is None and not state.legal_moves():
+            if state._banked:  # para_mode=pool: the pool is blocked, so a banked throw comes next
+                return state._next(
+                    ply=state._ply,
+                    phase=_THROW_PHASE,
+                    values=(),
+                    paras=0,
+                    first=None,
+                    banked=state._banked - 1,
+                )
             if state._phase == _FOLLOW_PHASE and state._follow[1]:
                 return state._next(
                     ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None, follow=(-1, 0)
@@ -716,6 +742,11 @@ class ShoState(State[ShoMove]):
             target = move.source + value
         result = self._landing(side, coins, target)
         victim = -1
+        shomo = self._shomo
+        was_shomo = move.kind == MOVE and move.source in shomo
+        victim_shomo = target in shomo and result == _KILL
+        if game.topup:
+            shomo = shomo - {move.source, target}
         if result == _OFF:
             off[side] += coins
         elif result == _PLACE:
@@ -726,16 +757,45 @@ class ShoState(State[ShoMove]):
             victim = owner[target]
             hand[victim] += size[target]
             owner[target], size[target] = side, coins
+        if game.topup and result in (_PLACE, _KILL):
+            if victim_shomo and coins < 3 and hand[side]:
+                # LL's "killer bonus": whoever kills a Sho-mo is topped up to 3 coins from the hand.
+                extra = min(3 - coins, hand[side], game.cap - coins)
+                hand[side] -= extra
+                size[target] += extra
+            elif was_shomo or (move.kind == ENTER and self._opening(side)):
+                shomo = shomo | {target}  # an opening stack, or one that moved unchanged, is a Sho-mo
+        if game.topup:
+            changes_shomo: dict[str, object] = {"shomo": frozenset(shomo)}
+        else:
+            changes_shomo = {}
         changes: dict[str, object] = {
             "owner": tuple(owner),
             "size": tuple(size),
             "hand": tuple(hand),
             "off": tuple(off),
             "entered": tuple(entered),
+            **changes_shomo,
         }
         earned = result in (_STACK, _KILL) and not (
             result == _KILL and game.settings["last_kill_ends_turn"] == "on" and victim not in owner
         )
+        cut = result == _KILL and not earned  # last_kill_ends_turn
+        if game.pool and not cut:
+            # The pool is spent one value per move; each stack or kill banks a throw for afterwards.
+            banked = self._banked + int(earned)
+            left = _remove(self._values, move.values)
+            if left:
+                state = self._next(values=left, banked=banked, **changes)
+            else:
+                state = self._next(values=(), banked=banked, **changes)
+                if state._end is None and banked:
+                    return state._next(
+                        ply=state._ply, phase=_THROW_PHASE, paras=0, first=None, banked=banked - 1
+                    )
+            if state._end is not None:
+                return state._next(ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None)
+            return self._settle(state) if left else state._end_turn(ply=state._ply)
         following = self._phase == _FOLLOW_PHASE
         if following:
             if self._follow[1]:
@@ -798,6 +858,10 @@ class ShoState(State[ShoMove]):
             fields.append(f"moved={self._follow[0]}")
         if self._follow[1]:
             fields.append("bonus=1")
+        if self._banked:
+            fields.append(f"banked={self._banked}")
+        if self._shomo:
+            fields.append("shomo=" + ",".join(map(str, sorted(self._shomo))))
         return " ".join(fields)
 
     def move_to_text(self, move: ShoMove) -> str:
@@ -1035,13 +1099,23 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         first = (min(int(match.group(1)), int(match.group(2))), max(int(match.group(1)), int(match.group(2))))
     entered = [False] * sides
     winner = None
-    moved, bonus = -1, 0
+    moved, bonus, banked = -1, 0, 0
+    shomo: set[int] = set()
     for pair in fields[10:]:
         name, _, value = pair.partition("=")
         if name == "moved" and value.isdigit() and 0 < int(value) < game.goal:
             moved = int(value)
         elif name == "bonus" and value == "1":
             bonus = 1
+        elif name == "banked" and value.isdigit():
+            banked = int(value)
+        elif name == "shomo" and re.fullmatch(r"\d+(,\d+)*", value):
+            shomo = {int(part) for part in value.split(",")}
+            if (
+                any(owner[position] < 0 for position in shomo if position < game.goal)
+                or max(shomo) >= game.goal
+            ):
+                raise NotationError(f"shomo={value}: every Sho-mo position must hold a stack")
         elif name == "entered" and set(value) <= set(SIDE_LETTERS[:sides]):
             for letter in value:
                 entered[SIDE_LETTERS.index(letter)] = True
@@ -1074,4 +1148,6 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         ply=int(fields[9]),
         winner=winner,
         follow=(moved, bonus),
+        banked=banked,
+        shomo=frozenset(shomo),
     )
