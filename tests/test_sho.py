@@ -505,3 +505,32 @@ def test_r6_topup3_marks_opening_stacks_and_kills_plainly() -> None:
     assert "shomo=7" in moved.to_text()
     big = at("7b3 9/6/9 0/0/0 1 throw - 0 - 1 1 entered=b", opening_kill="topup3_on_shomo")
     assert throw(big, "3-4").seat == 1  # no n+1: two coins cannot kill three
+
+
+# --- R3 series start and R14 placings -------------------------------------------------------------------
+
+
+def test_r3_previous_winner_starts_the_next_game() -> None:
+    won = at("60a2 0/9/9 7/0/0 1 move 5 0 - 30 90 entered=a").play_text("60:5")
+    assert won.winning_seat == 0
+    series = game(first_player="previous_winner", previous_winner=3).new_initial_state()
+    assert series.seat == 2
+    assert game(first_player="previous_winner").new_initial_state().seat == 0  # the first game
+    with pytest.raises(SettingsError):
+        game(players=2, previous_winner=3)
+
+
+def test_r14_play_to_placings() -> None:
+    text = "60a2,30b1 0/8/9 7/0/0 1 move 5 0 - 30 90 entered=ab"
+    assert at(text).play_text("60:5").is_terminal()
+    state = at(text, play_to_placings="on").play_text("60:5")
+    assert not state.is_terminal() and "placed=a" in state.to_text()
+    assert state.seat == 1
+    state = throw(state, "3-4")
+    state = state.play_text(state.move_to_text(state.legal_moves()[0]))
+    assert state.seat in (1, 2)  # seat 1 (player 1) has finished and is skipped
+    last = at("60b1 0/0/9 9/8/0 2 move 5 0 - 30 90 entered=abc placed=a", play_to_placings="on")
+    done = last.play_text("60:5")
+    assert done.is_terminal() and done.returns() == (1.0, 0.0, -1.0)
+    with pytest.raises(SettingsError):
+        game(players=4, play_to_placings="on")

@@ -129,8 +129,21 @@ _SETTINGS: Final = (
     Setting(
         "first_player",
         "seat0",
-        "who throws first: the first seat, or a seat drawn at random (R3)",
-        ("seat0", "random"),
+        "who throws first: the first seat, a seat drawn at random, or the previous game's winner (R3)",
+        ("seat0", "random", "previous_winner"),
+    ),
+    Setting(
+        "previous_winner",
+        0,
+        "in a series, the seat (1-4) that made the winning move of the last game; 0 for the first game",
+        minimum=0,
+        maximum=4,
+    ),
+    Setting(
+        "play_to_placings",
+        "off",
+        "with each player alone, play on after the first finishes until every placing is settled (R14)",
+        _ON_OFF,
     ),
     Setting("opening_size", 2, "coins in an opening entry (R5)", minimum=2, maximum=3),
     Setting(
@@ -232,6 +245,13 @@ class ShoGame(Game["ShoState"]):
         self.topup = s["opening_kill"] == "topup3_on_shomo"
         self.flexible = s["flexible_para"] == "on"
         self.overflow = s["finishing_overflow"] == "on"
+        self.placings = s["play_to_placings"] == "on"
+        if self.placings and self.teams:
+            raise SettingsError(
+                "play_to_placings is for players alone; four players in teams have no placings"
+            )
+        if int(s["previous_winner"]) > self.players:
+            raise SettingsError(f"previous_winner is a seat from 1 to {self.players}, or 0")
         if self.flexible and (self.ios or self.pool):
             raise SettingsError("flexible_para=on is a pa ra of its own; it needs para_mode=wikipedia")
         self.any_subset = s["para_subsets"] == "all"
@@ -256,8 +276,8 @@ class ShoGame(Game["ShoState"]):
 
     @property
     def min_utility(self) -> float:
-        """What a losing seat gets: -1 with two players or in teams, else -1/(players - 1)."""
-        return -1.0 if self.teams else -1.0 / (self.players - 1)
+        """What a losing seat gets: -1 with two players, in teams or in last place, else -1/(players - 1)."""
+        return -1.0 if self.teams or self.placings else -1.0 / (self.players - 1)
 
     @property
     def has_chance(self) -> bool:
@@ -277,6 +297,9 @@ class ShoGame(Game["ShoState"]):
     def new_initial_state(self) -> ShoState:
         """All coins in hand, the first seat (or the draw for it) to throw."""
         phase = _FIRST_PHASE if self.settings["first_player"] == "random" else _THROW_PHASE
+        first_seat = 0
+        if self.settings["first_player"] == "previous_winner" and int(self.settings["previous_winner"]):
+            first_seat = int(self.settings["previous_winner"]) - 1
         empty = (-1,) * self.goal
         return ShoState(
             self,
@@ -285,7 +308,7 @@ class ShoGame(Game["ShoState"]):
             hand=(self.coins,) * self.num_sides,
             off=(0,) * self.num_sides,
             entered=(False,) * self.num_sides,
-            seat=0,
+            seat=first_seat,
             phase=phase,
         )
 
@@ -314,6 +337,7 @@ class ShoState(State[ShoMove]):
         "_owner",
         "_paras",
         "_phase",
+        "_placed",
         "_ply",
         "_seat",
         "_shomo",
@@ -343,6 +367,7 @@ class ShoState(State[ShoMove]):
         follow: tuple[int, int] = (-1, 0),
         banked: int = 0,
         shomo: frozenset[int] = frozenset(),
+        placed: tuple[int, ...] = (),
     ) -> None:
         self._game = game
         self._owner = owner
@@ -363,9 +388,13 @@ class ShoState(State[ShoMove]):
         self._follow = follow
         self._banked = banked  # para_mode=pool: bonus throws earned by stacks and kills, still to take
         self._shomo = shomo  # opening_kill=topup3_on_shomo: positions of opening stacks (Sho-mo)
+        self._placed = placed  # play_to_placings: the sides that have finished, in order
         self._legal: tuple[ShoMove, ...] | None = None
         self._end: str | None = None
-        if winner is None:
+        if game.placings:
+            if len(placed) >= game.num_sides - 1:
+                self._winner = placed[0]
+        elif winner is None:
             for side in range(game.num_sides):
                 if off[side] == game.coins and self._team_done(side):
                     self._winner = side
@@ -451,6 +480,11 @@ class ShoState(State[ShoMove]):
         return "normal" if self._end == "win" else "length cap"
 
     @property
+    def winning_seat(self) -> int | None:
+        """The seat that made the winning move (it starts the next game of a series), or ``None``."""
+        return self._seat if self._winner is not None else None
+
+    @property
     def winner_side(self) -> int | None:
         """The side that won, or ``None``."""
         return self._winner
@@ -460,6 +494,10 @@ class ShoState(State[ShoMove]):
         game = self._game
         if self._winner is None:
             return (0.0,) * game.players
+        if game.placings:
+            order = [*self._placed, *(side for side in range(game.num_sides) if side not in self._placed)]
+            last = game.num_sides - 1
+            return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
         winners = game.partners(self._winner)
         won = [seat for seat in range(game.players) if game.side_of(seat) in winners]
         if game.shared:
@@ -485,6 +523,7 @@ class ShoState(State[ShoMove]):
             self._follow,
             self._banked,
             self._shomo,
+            self._placed,
         )
 
     def _opening(self, side: int) -> bool:
@@ -649,14 +688,20 @@ class ShoState(State[ShoMove]):
             "follow": self._follow,
             "banked": self._banked,
             "shomo": self._shomo,
+            "placed": self._placed,
         }
         fields.update(changes)
         return ShoState(self._game, **fields)  # type: ignore[arg-type]
 
     def _end_turn(self, **changes: object) -> ShoState:
-        """Pass the dice to the next seat; unused values are lost."""
+        """Pass the dice to the next seat (skipping finished players); unused values are lost."""
+        game = self._game
+        placed = changes.get("placed", self._placed)
+        seat = (self._seat + 1) % game.players
+        while game.side_of(seat) in placed:  # type: ignore[operator]
+            seat = (seat + 1) % game.players
         return self._next(
-            seat=(self._seat + 1) % self._game.players,
+            seat=seat,
             phase=_THROW_PHASE,
             values=(),
             paras=0,
@@ -747,8 +792,11 @@ class ShoState(State[ShoMove]):
         victim_shomo = target in shomo and result == _KILL
         if game.topup:
             shomo = shomo - {move.source, target}
+        placed = self._placed
         if result == _OFF:
             off[side] += coins
+            if game.placings and off[side] == game.coins:
+                placed = (*placed, side)
         elif result == _PLACE:
             owner[target], size[target] = side, coins
         elif result == _STACK:
@@ -775,6 +823,7 @@ class ShoState(State[ShoMove]):
             "hand": tuple(hand),
             "off": tuple(off),
             "entered": tuple(entered),
+            "placed": placed,
             **changes_shomo,
         }
         earned = result in (_STACK, _KILL) and not (
@@ -862,6 +911,8 @@ class ShoState(State[ShoMove]):
             fields.append(f"banked={self._banked}")
         if self._shomo:
             fields.append("shomo=" + ",".join(map(str, sorted(self._shomo))))
+        if self._placed:
+            fields.append("placed=" + "".join(SIDE_LETTERS[side] for side in self._placed))
         return " ".join(fields)
 
     def move_to_text(self, move: ShoMove) -> str:
@@ -1100,6 +1151,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     entered = [False] * sides
     winner = None
     moved, bonus, banked = -1, 0, 0
+    placed: tuple[int, ...] = ()
     shomo: set[int] = set()
     for pair in fields[10:]:
         name, _, value = pair.partition("=")
@@ -1107,6 +1159,10 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
             moved = int(value)
         elif name == "bonus" and value == "1":
             bonus = 1
+        elif name == "placed" and set(value) <= set(SIDE_LETTERS[:sides]) and len(set(value)) == len(value):
+            placed = tuple(SIDE_LETTERS.index(letter) for letter in value)
+            if any(off[side] != game.coins for side in placed):
+                raise NotationError(f"placed={value}: every placed side has borne off all its coins")
         elif name == "banked" and value.isdigit():
             banked = int(value)
         elif name == "shomo" and re.fullmatch(r"\d+(,\d+)*", value):
@@ -1150,4 +1206,5 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         follow=(moved, bonus),
         banked=banked,
         shomo=frozenset(shomo),
+        placed=placed,
     )
