@@ -68,25 +68,20 @@ def _game_options(function: FuncT) -> FuncT:
     )(function)
 
 
-def _position_option(function: FuncT) -> FuncT:
-    """Add ``--position TEXT`` to a command that starts from the initial state."""
+def _position_option(starts_at: str) -> Callable[[FuncT], FuncT]:
+    """Add ``--position TEXT`` to a command that otherwise starts at ``starts_at`` (said in its help)."""
     return click.option(
         "--position",
         metavar="TEXT",
         default=None,
-        help="Start from this position (in the game's position text) instead of the initial one.",
-    )(function)
+        help=f"Start from this position (in the game's position text) instead of {starts_at}.",
+    )
 
 
-def _board_position_option(function: FuncT) -> FuncT:
-    """Add ``--position TEXT`` to a command that starts from the game's start position."""
-    return click.option(
-        "--position",
-        metavar="TEXT",
-        default=None,
-        help="Use this position (in the game's position text) instead of the start position, where the"
-        " first seat makes its first move on the board (after any toss or choice of sides).",
-    )(function)
+_INITIAL = "the initial one"
+_START = (
+    "the start position, where the first seat makes its first move on the board (after any toss or choice)"
+)
 
 
 def load_game(game_id: str, settings_texts: Sequence[str] = (), preset: str | None = None) -> Game[Any]:
@@ -225,7 +220,7 @@ def games_command() -> None:
     help=f"The agent playing the other seats; one of: {', '.join(agent_names())}.",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the chance outcomes and the agents.")
-@_position_option
+@_position_option(_INITIAL)
 @click.option(
     "--record",
     "record_path",
@@ -279,7 +274,7 @@ def play_command(
 
 @main.command("legal")
 @click.argument("game_id", metavar="GAME")
-@_board_position_option
+@_position_option(_START)
 @_game_options
 def legal_command(
     game_id: str, position: str | None, settings_texts: tuple[str, ...], preset: str | None
@@ -300,7 +295,7 @@ def legal_command(
 @main.command("perft")
 @click.argument("game_id", metavar="GAME")
 @click.option("--depth", type=click.IntRange(min=0), required=True, help="How many moves deep to count.")
-@_board_position_option
+@_position_option(_START)
 @_game_options
 @click.option("--divide", is_flag=True, help="Also print the count below each first move.")
 def perft_command(
