@@ -35,7 +35,10 @@ def _game_cases() -> list[Any]:
 
 # Games whose random games run long get a shorter length cap and fewer games here, so that the suite stays
 # quick: every state is still checked, and the cap itself is one of the endings checked.
-_SHORTER: dict[str, tuple[dict[str, object], int]] = {"shoo": ({"max_plies": 150}, 8)}
+_SHORTER: dict[str, tuple[dict[str, object], int]] = {
+    "shoo": ({"max_plies": 150}, 8),
+    "shogammon": ({"max_turns": 150}, 8),
+}
 
 
 @pytest.mark.parametrize(("game_id", "preset"), _game_cases())

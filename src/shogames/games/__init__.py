@@ -1,5 +1,5 @@
 """The games. Importing this package registers every game with :mod:`shogames.core.registry`."""
 
-from shogames.games import sho, shobu, shoo
+from shogames.games import sho, shobu, shogammon, shoo
 
-__all__ = ["sho", "shobu", "shoo"]
+__all__ = ["sho", "shobu", "shogammon", "shoo"]

@@ -1,0 +1,908 @@
+"""Shogammon (the Archimedeans' Puzzles and Games Ring): shogi played with two dice and stacked points.
+
+Rules source: the everything2 write-up (``shared/seeds/004_5db2dfdf87846ffe.txt``), whose die-face table
+is lost, as rebuilt and settled by our rulings (``shared/rules/shogammon.md``); ``docs/games/shogammon.md``
+tells the rules in our words.
+
+Board and pieces
+----------------
+Squares are numbered ``9 * row + column``: row 0 is rank a (White's back rank), column 0 is file 9, so
+square 0 is 9a and square 80 is 1i; Black sits at the bottom and moves first. A piece is a signed int:
+Black positive, White negative; the size is the kind (1 P, 2 L, 3 N, 4 S, 5 G, 6 B, 7 R, 8 K, and 8 more
+for a promoted kind: 9 +P ... 15 +R). The board is two 81-tuples: ``lower`` (every piece standing alone,
+or the bottom of a point) and ``upper`` (the top of a point, else 0). Hands hold counts of the seven
+droppable kinds per side.
+
+Moves
+-----
+A turn is a roll (a chance outcome over the 21 unordered pairs), then one move per die, one die at a time;
+the state keeps the dice left. A :class:`ShogammonMove` is a die and a board move or drop (``1:7g7f``,
+``2:8h2b+``, ``1:P*5e``), a point capture by two pieces with both dice in one move (``5:8h2b&2:2i2b``), or
+losing a die that cannot be played when the other is played second (``6:-``). Rolls are ``1-6``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from typing import ClassVar, Final, NamedTuple
+
+from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import register
+from shogames.core.settings import Setting, SettingValue
+
+BLACK: Final = 0
+"""Seat of Black (sente), who moves first from the bottom."""
+WHITE: Final = 1
+"""Seat of White (gote)."""
+
+PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
+PROMOTED: Final = 8
+"""Added to a kind when it promotes (P, L, N, S, B and R only)."""
+LETTERS: Final = ".PLNSGBRK"
+"""The SFEN letter of each unpromoted kind, by kind number."""
+FILE_NAMES: Final = "987654321"
+RANK_NAMES: Final = "abcdefghi"
+DROPPABLE: Final = (PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK)
+
+DIE_MAPS: Final = {
+    "classic": {PAWN: 1, LANCE: 2, KNIGHT: 2, SILVER: 3, GOLD: 4, BISHOP: 5, ROOK: 5, KING: 6},
+    "generals": {PAWN: 1, LANCE: 2, KNIGHT: 2, SILVER: 3, GOLD: 3, BISHOP: 4, ROOK: 5, KING: 6},
+    "minors-split": {PAWN: 1, LANCE: 2, KNIGHT: 3, SILVER: 4, GOLD: 4, BISHOP: 5, ROOK: 5, KING: 6},
+}
+"""The named die maps: the face of each unpromoted kind (a promoted piece keeps its kind's face)."""
+
+START_SFEN: Final = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+"""The shogi start in SFEN."""
+
+ROLL: Final = 0
+"""Move kind: a roll of the two dice (chance); ``die`` and ``die2`` are the faces."""
+ACT: Final = 1
+"""Move kind: one die's board move or drop."""
+PAIR: Final = 2
+"""Move kind: a point capture, two pieces onto one enemy point with both dice."""
+LOSE: Final = 3
+"""Move kind: give up a die that has no play, so that the other die is played alone."""
+
+
+class ShogammonMove(NamedTuple):
+    """One Shogammon move; unused fields are -1 (or 0 for flags).
+
+    Attributes:
+        kind: :data:`ROLL`, :data:`ACT`, :data:`PAIR` or :data:`LOSE`.
+        die: the die played (the lower face of a roll).
+        origin: the square moved from, or -1 for a drop.
+        to: the square moved to.
+        promote: 1 if the piece promotes.
+        drop: the kind dropped (ACT drops), else 0.
+        die2, origin2, to2, promote2: the second half of a PAIR (the higher face of a roll).
+    """
+
+    kind: int
+    die: int = 0
+    origin: int = -1
+    to: int = -1
+    promote: int = 0
+    drop: int = 0
+    die2: int = 0
+    origin2: int = -1
+    to2: int = -1
+    promote2: int = 0
+
+
+ROLLS: Final = tuple(
+    (ShogammonMove(ROLL, die=low, die2=high), Fraction(1 if low == high else 2, 36))
+    for low in range(1, 7)
+    for high in range(low, 7)
+)
+"""The 21 unordered rolls of two dice with their exact probabilities."""
+
+
+def square_name(square: int) -> str:
+    """The USI name of a square, such as ``7g``."""
+    return FILE_NAMES[square % 9] + RANK_NAMES[square // 9]
+
+
+def parse_square(text: str) -> int:
+    """The square named ``text`` (``9a`` .. ``1i``).
+
+    Raises:
+        NotationError: not a square.
+    """
+    if len(text) != 2 or text[0] not in FILE_NAMES or text[1] not in RANK_NAMES:
+        raise NotationError(f"expected a square such as 7g (file 9-1, rank a-i), got {text!r}")
+    return RANK_NAMES.index(text[1]) * 9 + FILE_NAMES.index(text[0])
+
+
+# --- Geometry: steps and rays per kind, for Black (White mirrors the rows) ---------------------------------
+
+_GOLD_STEPS: Final = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0))
+_KING_STEPS: Final = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_DIAGONALS: Final = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+_ORTHOGONALS: Final = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {
+    PAWN: ((-1, 0),),
+    KNIGHT: ((-2, -1), (-2, 1)),
+    SILVER: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 1)),
+    GOLD: _GOLD_STEPS,
+    KING: _KING_STEPS,
+    PAWN + PROMOTED: _GOLD_STEPS,
+    LANCE + PROMOTED: _GOLD_STEPS,
+    KNIGHT + PROMOTED: _GOLD_STEPS,
+    SILVER + PROMOTED: _GOLD_STEPS,
+    BISHOP + PROMOTED: _ORTHOGONALS,
+    ROOK + PROMOTED: _DIAGONALS,
+}
+_SLIDES: Final[dict[int, tuple[tuple[int, int], ...]]] = {
+    LANCE: ((-1, 0),),
+    BISHOP: _DIAGONALS,
+    ROOK: _ORTHOGONALS,
+    BISHOP + PROMOTED: _DIAGONALS,
+    ROOK + PROMOTED: _ORTHOGONALS,
+}
+
+
+def _targets(kind: int, colour: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...]:
+    """Per square: the step targets and the rays of a piece of ``kind`` and ``colour``."""
+    sign = 1 if colour == BLACK else -1
+    table = []
+    for square in range(81):
+        row, col = divmod(square, 9)
+        steps = tuple(
+            (row + sign * dr) * 9 + col + dc
+            for dr, dc in _STEPS.get(kind, ())
+            if 0 <= row + sign * dr < 9 and 0 <= col + dc < 9
+        )
+        rays = []
+        for dr, dc in _SLIDES.get(kind, ()):
+            ray = []
+            r, c = row + sign * dr, col + dc
+            while 0 <= r < 9 and 0 <= c < 9:
+                ray.append(r * 9 + c)
+                r, c = r + sign * dr, c + dc
+            if ray:
+                rays.append(tuple(ray))
+        table.append((steps, tuple(rays)))
+    return tuple(table)
+
+
+_KINDS: Final = (*range(1, 9), 9, 10, 11, 12, 14, 15)
+_GEOMETRY: Final = {(kind, colour): _targets(kind, colour) for kind in _KINDS for colour in (BLACK, WHITE)}
+
+
+def _base(kind: int) -> int:
+    return kind - PROMOTED if kind > KING else kind
+
+
+def _zone(square: int, colour: int) -> bool:
+    return square // 9 <= 2 if colour == BLACK else square // 9 >= 6
+
+
+def _dead(kind: int, square: int, colour: int) -> bool:
+    """Whether an unpromoted ``kind`` on ``square`` could never move again.
+
+    This is the forced promotion and dead-drop rule: P or L on the last rank, N on the last two.
+    """
+    rank = square // 9 if colour == BLACK else 8 - square // 9
+    return (kind in (PAWN, LANCE) and rank == 0) or (kind == KNIGHT and rank <= 1)
+
+
+# --- Settings ---------------------------------------------------------------------------------------------
+
+_SETTINGS: Final = (
+    Setting(
+        "die_map",
+        "classic",
+        "which die face moves which kinds (the original table is lost)",
+        ("classic", "generals", "minors-split", "custom"),
+    ),
+    Setting(
+        "custom_map",
+        "1:P,2:LN,3:S,4:G,5:BR,6:K",
+        "with die_map=custom: FACE:KINDS pairs separated by commas, every kind once, every face used",
+    ),
+    Setting(
+        "strict_dice",
+        "off",
+        "backgammon's rule: only turns that use the most dice are legal",
+        ("off", "on"),
+    ),
+    Setting("max_turns", 1000, "turns (rolls) before the game is cut and drawn; 0 for no cap", minimum=0),
+)
+
+
+def _read_custom_map(text: str) -> dict[int, int]:
+    faces: dict[int, int] = {}
+    for part in text.split(","):
+        match = re.fullmatch(r"([1-6]):([PLNSGBRK]+)", part.strip())
+        if match is None:
+            raise SettingsError(f"custom_map parts are FACE:KINDS such as 5:BR, got {part!r}")
+        for letter in match.group(2):
+            kind = LETTERS.index(letter)
+            if kind in faces:
+                raise SettingsError(f"custom_map gives {letter} two faces")
+            faces[kind] = int(match.group(1))
+    if set(faces) != set(range(1, 9)) or set(faces.values()) != set(range(1, 7)):
+        raise SettingsError("custom_map must give each of P L N S G B R K one face and use every face 1-6")
+    return faces
+
+
+@register
+class ShogammonGame(Game["ShogammonState"]):
+    """Shogammon under fixed settings; see ``docs/games/shogammon.md``."""
+
+    id = "shogammon"
+    name = "Shogammon"
+    version = 1
+    setting_specs = _SETTINGS
+    presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
+        "classic": {"die_map": "classic"},
+        "generals": {"die_map": "generals"},
+        "minors-split": {"die_map": "minors-split"},
+        "strict": {"strict_dice": "on"},
+    }
+
+    def __init__(self, preset: str | None = None, **settings: object) -> None:
+        super().__init__(preset, **settings)
+        name = str(self.settings["die_map"])
+        self.faces = (
+            _read_custom_map(str(self.settings["custom_map"])) if name == "custom" else DIE_MAPS[name]
+        )
+        self.strict = self.settings["strict_dice"] == "on"
+        self.max_turns = int(self.settings["max_turns"])
+
+    def face(self, kind: int) -> int:
+        """The die face that moves or drops a piece of ``kind`` (promoted pieces keep their kind's face)."""
+        return self.faces[_base(kind)]
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """Black (sente) rolls first, then White."""
+        return ("Black", "White")
+
+    @property
+    def max_game_length(self) -> int:
+        """At most three plies per turn (the roll and two moves); without a cap, 3 million."""
+        return 3 * (self.max_turns or 1_000_000)
+
+    @property
+    def has_chance(self) -> bool:
+        """The dice are chance outcomes."""
+        return True
+
+    def new_initial_state(self) -> ShogammonState:
+        """The shogi start, Black to roll."""
+        return self.state_from_text(f"{START_SFEN} - 0")
+
+    def state_from_text(self, text: str) -> ShogammonState:
+        """Read SFEN with points ``[XY]``, then the dice left and the ply (``docs/games/shogammon.md``).
+
+        Raises:
+            NotationError: the text is not a Shogammon position; the message names the faulty field.
+        """
+        return _read_position(self, text)
+
+
+_Board = tuple[int, ...]
+
+
+class ShogammonState(State[ShogammonMove]):
+    """A Shogammon position: the board with its points, both hands, the side to move and the dice left."""
+
+    __slots__ = (
+        "_dice",
+        "_game",
+        "_hands",
+        "_legal",
+        "_lower",
+        "_ply",
+        "_side",
+        "_turns",
+        "_upper",
+        "_winner",
+    )
+
+    def __init__(
+        self,
+        game: ShogammonGame,
+        *,
+        lower: _Board,
+        upper: _Board,
+        hands: tuple[int, ...],
+        side: int,
+        dice: tuple[int, ...],
+        turns: int,
+        ply: int,
+    ) -> None:
+        self._game = game
+        self._lower = lower
+        self._upper = upper
+        self._hands = hands  # 16 counts: hands[8 * colour + kind]
+        self._side = side
+        self._dice = dice  # () before the roll; two faces before the first move; one face after it
+        self._turns = turns
+        self._ply = ply
+        self._legal: tuple[ShogammonMove, ...] | None = None
+        kings = {
+            colour
+            for board in (lower, upper)
+            for piece in board
+            if abs(piece) == KING
+            for colour in ((BLACK if piece > 0 else WHITE),)
+        }
+        self._winner: int | None = next(iter(kings)) if len(kings) == 1 else None
+
+    # --- Facts ------------------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ShogammonGame:
+        """The game and its settings."""
+        return self._game
+
+    @property
+    def ply(self) -> int:
+        """Plies so far: rolls and moves."""
+        return self._ply
+
+    @property
+    def side(self) -> int:
+        """The side whose turn it is: :data:`BLACK` or :data:`WHITE`."""
+        return self._side
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice still to play: two faces, one, or none before the roll."""
+        return self._dice
+
+    def piece_at(self, square: int) -> tuple[int, int]:
+        """The (lower, upper) pieces on ``square``; 0 for none."""
+        return self._lower[square], self._upper[square]
+
+    def in_hand(self, colour: int, kind: int) -> int:
+        """How many pieces of ``kind`` ``colour`` holds in hand."""
+        return self._hands[8 * colour + kind]
+
+    @property
+    def to_move(self) -> int | None:
+        """The side to move, CHANCE before a roll, ``None`` once a king is taken or the cap is reached."""
+        if self.is_terminal():
+            return None
+        return self._side if self._dice else CHANCE
+
+    def is_terminal(self) -> bool:
+        """Over when a king has been captured, or at the turn cap."""
+        return self._winner is not None or self.is_truncated()
+
+    def is_truncated(self) -> bool:
+        """Whether ``max_turns`` turns were played without a king being taken."""
+        return self._winner is None and 0 < self._game.max_turns <= self._turns
+
+    def returns(self) -> tuple[float, ...]:
+        """+1 to the side that took the king, -1 to the other; 0 each otherwise."""
+        if self._winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self._winner == BLACK else (-1.0, 1.0)
+
+    def key(self) -> Hashable:
+        """Board, hands, side and dice left (not the counters)."""
+        return (self._lower, self._upper, self._hands, self._side, self._dice)
+
+    def chance_outcomes(self) -> tuple[tuple[ShogammonMove, Fraction], ...]:
+        """The 21 rolls with their exact probabilities.
+
+        Raises:
+            ValueError: the state is not waiting for a roll.
+        """
+        if self.to_move != CHANCE:
+            raise ValueError("chance_outcomes() asked of a Shogammon state that is not waiting for a roll")
+        return ROLLS
+
+    # --- Move generation -------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[ShogammonMove, ...]:
+        """Rolls before a roll; else the moves for the dice left (see ``docs/games/shogammon.md``)."""
+        if self._legal is None:
+            if self.is_terminal():
+                self._legal = ()
+            elif not self._dice:
+                self._legal = tuple(move for move, _ in ROLLS)
+            else:
+                # A position read from text may hold dice with no play: losing them is then the only move.
+                self._legal = tuple(self._turn_moves()) or (ShogammonMove(LOSE, die=self._dice[0]),)
+        return self._legal
+
+    def _turn_moves(self) -> list[ShogammonMove]:
+        lower, upper, hands, side = self._lower, self._upper, self._hands, self._side
+        game = self._game
+        if len(self._dice) == 1:
+            return _actions(game, lower, upper, hands, side, self._dice[0])[0]
+        low, high = self._dice
+        orders = [(low, high)] if low == high else [(low, high), (high, low)]
+        moves: list[ShogammonMove] = []
+        for first, second in orders:
+            acts, halves = _actions(game, lower, upper, hands, side, first)
+            pairs = _pairs(game, lower, upper, hands, side, halves, second)
+            if acts or pairs:
+                moves.extend(acts)
+                moves.extend(pairs)
+            else:
+                moves.append(ShogammonMove(LOSE, die=first))
+        if all(move.kind == LOSE for move in moves):
+            return []  # neither die has a play: both are lost
+        if low == high:
+            moves = [move for move in moves if move.kind != LOSE] or moves
+        if game.strict:
+            uses = [self._dice_used(move) for move in moves]
+            most = max(uses)
+            moves = [move for move, used in zip(moves, uses, strict=True) if used == most]
+        return moves
+
+    def _dice_used(self, move: ShogammonMove) -> int:
+        """How many dice a first move lets the turn use (strict_dice): a pair or a king capture uses both."""
+        if move.kind == PAIR:
+            return 2
+        other = self._dice[1] if move.die == self._dice[0] else self._dice[0]
+        if move.kind == LOSE:
+            after = self
+            used = 0
+        else:
+            after = self._apply(move)
+            if after._winner is not None:
+                return 2
+            used = 1
+        return used + bool(
+            _actions(self._game, after._lower, after._upper, after._hands, self._side, other)[0]
+        )
+
+    # --- Playing ---------------------------------------------------------------------------------------
+
+    def _replace(self, **changes: object) -> ShogammonState:
+        fields: dict[str, object] = {
+            "lower": self._lower,
+            "upper": self._upper,
+            "hands": self._hands,
+            "side": self._side,
+            "dice": self._dice,
+            "turns": self._turns,
+            "ply": self._ply + 1,
+        }
+        fields.update(changes)
+        return ShogammonState(self._game, **fields)  # type: ignore[arg-type]
+
+    def _apply(self, move: ShogammonMove) -> ShogammonState:
+        """The board after a move's pieces move (dice unchanged, ply + 1)."""
+        lower, upper, hands = list(self._lower), list(self._upper), list(self._hands)
+        colour = self._side
+        if move.kind == ACT:
+            _move_piece(lower, upper, hands, colour, move.origin, move.to, move.promote, move.drop)
+        elif move.kind == PAIR:
+            target = move.to
+            first = _lift(lower, upper, move.origin, colour, move.promote)
+            second = _lift(lower, upper, move.origin2, colour, move.promote2)
+            for captured in (lower[target], upper[target]):
+                if abs(captured) != KING:
+                    hands[8 * colour + _base(abs(captured))] += 1
+            lower[target], upper[target] = first, second
+        return self._replace(lower=tuple(lower), upper=tuple(upper), hands=tuple(hands))
+
+    def play_unchecked(self, move: ShogammonMove) -> ShogammonState:
+        """The state after ``move`` (taken from :meth:`legal_moves`)."""
+        if move.kind == ROLL:
+            return self._settle(self._replace(dice=(move.die, move.die2)))
+        after = self._apply(move)
+        if after._winner is not None or move.kind == PAIR or len(self._dice) == 1:
+            return after._end_turn()
+        other = self._dice[1] if move.die == self._dice[0] else self._dice[0]
+        return self._settle(after._replace(dice=(other,), ply=after._ply))
+
+    def _end_turn(self) -> ShogammonState:
+        if self._winner is not None:
+            return self._replace(dice=(), ply=self._ply)
+        return self._replace(side=1 - self._side, dice=(), turns=self._turns + 1, ply=self._ply)
+
+    def _settle(self, state: ShogammonState) -> ShogammonState:
+        """A turn whose dice have no play ends at once (the dice are lost)."""
+        if not state.is_terminal() and state._dice and not state._turn_moves():
+            return state._end_turn()
+        return state
+
+    # --- Text ------------------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """SFEN with points as ``[XY]`` (bottom X, top Y), then the dice left and the ply.
+
+        The dice are ``-`` before the roll, ``1-6`` before the first move and ``6`` after it.
+        """
+        rows = []
+        for row in range(9):
+            text, gap = "", 0
+            for col in range(9):
+                square = row * 9 + col
+                if not self._lower[square]:
+                    gap += 1
+                    continue
+                token = _token(self._lower[square])
+                if self._upper[square]:
+                    token = f"[{token}{_token(self._upper[square])}]"
+                text += (str(gap) if gap else "") + token
+                gap = 0
+            rows.append(text + (str(gap) if gap else ""))
+        hand = ""
+        for colour in (BLACK, WHITE):
+            for kind in (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN):
+                count = self._hands[8 * colour + kind]
+                if count:
+                    letter = LETTERS[kind] if colour == BLACK else LETTERS[kind].lower()
+                    hand += (str(count) if count > 1 else "") + letter
+        dice = "-" if not self._dice else "-".join(map(str, self._dice))
+        return f"{'/'.join(rows)} {'bw'[self._side]} {hand or '-'} {self._turns + 1} {dice} {self._ply}"
+
+    def move_to_text(self, move: ShogammonMove) -> str:
+        """The move in notation.
+
+        ``1-6`` a roll, ``1:7g7f`` / ``2:8h2b+`` / ``1:P*5e`` a die's move, ``5:8h2b&2:2i2b`` a point capture,
+        ``6:-`` a lost die.
+        """
+        if move.kind == ROLL:
+            return f"{move.die}-{move.die2}"
+        if move.kind == LOSE:
+            return f"{move.die}:-"
+        first = _action_text(move.die, move.origin, move.to, move.promote, move.drop)
+        if move.kind == PAIR:
+            return first + "&" + _action_text(move.die2, move.origin2, move.to2, move.promote2, 0)
+        return first
+
+    def parse_move(self, text: str) -> ShogammonMove:
+        """Read a move (USI-style squares; see :meth:`move_to_text`).
+
+        Raises:
+            NotationError: the text is not a Shogammon move.
+            IllegalMoveError: the move is not legal here; the message says why.
+        """
+        move = _read_move(text)
+        if move in self.legal_moves():
+            return move
+        raise IllegalMoveError(f"{text.strip()!r}: {self._why_illegal(move)}")
+
+    def _why_illegal(self, move: ShogammonMove) -> str:
+        if self.is_terminal():
+            return "the game is over"
+        if not self._dice:
+            return "the dice are to be rolled: a roll such as 1-6 comes next"
+        if move.kind == ROLL:
+            return f"the dice are rolled; {'bw'[self._side]} plays {'-'.join(map(str, self._dice))}"
+        if move.die not in self._dice:
+            return f"the dice left are {', '.join(map(str, self._dice))}; there is no {move.die}"
+        if move.kind == LOSE:
+            return f"a die may be given up only when it has no play; the {move.die} has one"
+        if move.kind == ACT and move.drop:
+            if not self._hands[8 * self._side + move.drop]:
+                return f"there is no {LETTERS[move.drop]} in hand"
+            if self._game.face(move.drop) != move.die:
+                return f"a {LETTERS[move.drop]} moves with a {self._game.face(move.drop)}, not a {move.die}"
+            return (
+                "drops go onto empty squares, never a second own unpromoted pawn on a file, never where the "
+                "piece could not move"
+            )
+        if move.kind == ACT:
+            piece = self._upper[move.origin] or self._lower[move.origin]
+            if not piece or (piece > 0) != (self._side == BLACK):
+                return f"there is no piece of yours on {square_name(move.origin)} free to move"
+            if self._game.face(abs(piece)) != move.die:
+                return f"that piece moves with a {self._game.face(abs(piece))}, not a {move.die}"
+            if self._upper[move.to] and self._lower[move.to] * piece > 0:
+                return f"{square_name(move.to)} is already a point: no third piece"
+        return (
+            "no rule allows it here (an enemy point needs two of your pieces with both dice; a die that can "
+            "be played must be)"
+        )
+
+    def diagram(self) -> str:
+        """The board (points as [XY], bottom first), both hands and the dice left."""
+        lines = ["    " + "".join(f"{name:^6}" for name in FILE_NAMES)]
+        for row in range(9):
+            cells = []
+            for col in range(9):
+                square = row * 9 + col
+                token = _token(self._lower[square]) if self._lower[square] else "."
+                if self._upper[square]:
+                    token = f"[{token}{_token(self._upper[square])}]"
+                cells.append(f"{token:^6}")
+            lines.append(f"  {RANK_NAMES[row]} " + "".join(cells))
+        for colour, name in ((BLACK, "Black (uppercase)"), (WHITE, "White (lowercase)")):
+            held = [
+                f"{LETTERS[kind]}x{self._hands[8 * colour + kind]}"
+                for kind in DROPPABLE
+                if self._hands[8 * colour + kind]
+            ]
+            lines.append(f"  {name} hand: {' '.join(held) or '-'}")
+        faces = " ".join(
+            f"{face}:{''.join(LETTERS[kind] for kind in range(1, 9) if self._game.faces[kind] == face)}"
+            for face in range(1, 7)
+        )
+        lines.append(f"  die map: {faces}")
+        if self._winner is not None:
+            lines.append(f"  {('Black', 'White')[self._winner]} has taken the king and won.")
+        elif self.is_truncated():
+            lines.append("  Drawn: the turn cap was reached.")
+        elif self._dice:
+            lines.append(
+                f"  {('Black', 'White')[self._side]} to move; dice left: {' '.join(map(str, self._dice))}"
+            )
+        else:
+            lines.append(f"  {('Black', 'White')[self._side]} to roll.")
+        return "\n".join(lines)
+
+
+# --- Generation helpers ---------------------------------------------------------------------------------
+
+
+def _token(piece: int) -> str:
+    kind = abs(piece)
+    letter = ("+" if kind > KING else "") + LETTERS[_base(kind)]
+    return letter if piece > 0 else letter.lower()
+
+
+def _action_text(die: int, origin: int, to: int, promote: int, drop: int) -> str:
+    if drop:
+        return f"{die}:{LETTERS[drop]}*{square_name(to)}"
+    return f"{die}:{square_name(origin)}{square_name(to)}{'+' if promote else ''}"
+
+
+def _promotions(kind: int, origin: int, to: int, colour: int) -> tuple[int, ...]:
+    """The promote flags allowed for ``kind`` moving from ``origin`` to ``to``: (0,), (1,) or (0, 1)."""
+    if kind in (GOLD, KING) or kind > KING or not (_zone(origin, colour) or _zone(to, colour)):
+        return (0,)
+    return (1,) if _dead(kind, to, colour) else (0, 1)
+
+
+def _actions(
+    game: ShogammonGame, lower: _Board, upper: _Board, hands: tuple[int, ...], colour: int, die: int
+) -> tuple[list[ShogammonMove], list[ShogammonMove]]:
+    """The single moves and drops for ``die``, and separately the half moves onto enemy points."""
+    acts: list[ShogammonMove] = []
+    halves: list[ShogammonMove] = []
+    sign = 1 if colour == BLACK else -1
+    for origin in range(81):
+        piece = upper[origin] or lower[origin]
+        if piece * sign <= 0 or game.face(abs(piece)) != die:
+            continue
+        kind = abs(piece)
+        steps, rays = _GEOMETRY[(kind, colour)][origin]
+        targets = list(steps)
+        for ray in rays:
+            for square in ray:
+                targets.append(square)
+                if lower[square]:
+                    break
+        for to in targets:
+            below, above = lower[to], upper[to]
+            if above:
+                if below * sign < 0:  # an enemy point: half of a point capture
+                    halves.extend(
+                        ShogammonMove(PAIR, die, origin, to, flag)
+                        for flag in _promotions(kind, origin, to, colour)
+                    )
+                continue
+            acts.extend(
+                ShogammonMove(ACT, die, origin, to, flag) for flag in _promotions(kind, origin, to, colour)
+            )
+    for kind in DROPPABLE:
+        if not hands[8 * colour + kind] or game.face(kind) != die:
+            continue
+        for to in range(81):
+            if lower[to] or _dead(kind, to, colour):
+                continue
+            if kind == PAWN and _pawn_on_file(lower, upper, to % 9, sign):
+                continue
+            acts.append(ShogammonMove(ACT, die, -1, to, 0, kind))
+    return acts, halves
+
+
+def _pawn_on_file(lower: _Board, upper: _Board, col: int, sign: int) -> bool:
+    """Whether the side of ``sign`` has an unpromoted pawn on file ``col``, alone, on top or underneath."""
+    return any(lower[row * 9 + col] == sign * PAWN or upper[row * 9 + col] == sign * PAWN for row in range(9))
+
+
+def _pairs(
+    game: ShogammonGame,
+    lower: _Board,
+    upper: _Board,
+    hands: tuple[int, ...],
+    colour: int,
+    halves: list[ShogammonMove],
+    second: int,
+) -> list[ShogammonMove]:
+    """Point captures: each half for the first die, completed by another piece with the second die.
+
+    The second piece moves after the first is lifted off its square (rulings §3, ruling 17).
+    """
+    pairs: list[ShogammonMove] = []
+    for half in halves:
+        lifted_lower, lifted_upper = list(lower), list(upper)
+        _lift(lifted_lower, lifted_upper, half.origin, colour, 0)
+        _, seconds = _actions(game, tuple(lifted_lower), tuple(lifted_upper), hands, colour, second)
+        pairs.extend(
+            half._replace(die2=second, origin2=other.origin, to2=other.to, promote2=other.promote)
+            for other in seconds
+            if other.to == half.to
+        )
+    return pairs
+
+
+def _lift(lower: list[int], upper: list[int], origin: int, colour: int, promote: int) -> int:
+    """Take the mobile piece off ``origin`` (the top of a point, else the single piece) and return it."""
+    if upper[origin]:
+        piece, upper[origin] = upper[origin], 0
+    else:
+        piece, lower[origin] = lower[origin], 0
+    if promote:
+        piece += PROMOTED if piece > 0 else -PROMOTED
+    return piece
+
+
+def _move_piece(
+    lower: list[int],
+    upper: list[int],
+    hands: list[int],
+    colour: int,
+    origin: int,
+    to: int,
+    promote: int,
+    drop: int,
+) -> None:
+    """Play one board move or drop on the lists: place, stack on an own single, or capture an enemy single."""
+    sign = 1 if colour == BLACK else -1
+    if drop:
+        lower[to] = sign * drop
+        hands[8 * colour + drop] -= 1
+        return
+    piece = _lift(lower, upper, origin, colour, promote)
+    if not lower[to]:
+        lower[to] = piece
+    elif lower[to] * sign > 0:
+        upper[to] = piece
+    else:
+        captured = abs(lower[to])
+        if captured != KING:
+            hands[8 * colour + _base(captured)] += 1
+        lower[to] = piece
+
+
+_ACTION_RE: Final = r"([1-6])\s*:\s*(?:([PLNSGBR])\s*\*\s*([1-9][a-i])|([1-9][a-i])\s*([1-9][a-i])\s*(\+?))"
+_MOVE_RE: Final = re.compile(
+    rf"^\s*(?:(?P<roll>[1-6]\s*-\s*[1-6])|(?P<lose>[1-6])\s*:\s*-|(?P<first>{_ACTION_RE})(?:\s*&\s*(?P<second>{_ACTION_RE}))?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _read_action(text: str) -> tuple[int, int, int, int, int]:
+    match = re.fullmatch(r"\s*" + _ACTION_RE + r"\s*", text, re.IGNORECASE)
+    assert match is not None
+    die = int(match.group(1))
+    if match.group(2):
+        return die, -1, parse_square(match.group(3).lower()), 0, LETTERS.index(match.group(2).upper())
+    return (
+        die,
+        parse_square(match.group(4).lower()),
+        parse_square(match.group(5).lower()),
+        int(bool(match.group(6))),
+        0,
+    )
+
+
+def _read_move(text: str) -> ShogammonMove:
+    match = _MOVE_RE.match(text)
+    if match is None:
+        raise NotationError(
+            f"{text!r} is not a Shogammon move; expected a roll such as 1-6, a die and a move such as "
+            "1:7g7f, 2:8h2b+ or 1:P*5e, a point capture such as 5:8h2b&2:2i2b, or a lost die such as 6:-"
+        )
+    if match.group("roll"):
+        low, high = sorted(int(face) for face in re.findall(r"[1-6]", match.group("roll")))
+        return ShogammonMove(ROLL, die=low, die2=high)
+    if match.group("lose"):
+        return ShogammonMove(LOSE, die=int(match.group("lose")))
+    die, origin, to, promote, drop = _read_action(match.group("first"))
+    if match.group("second") is None:
+        return ShogammonMove(ACT, die, origin, to, promote, drop)
+    die2, origin2, to2, promote2, drop2 = _read_action(match.group("second"))
+    if drop or drop2:
+        raise NotationError(
+            f"{text!r}: a point capture is two board moves; a drop cannot take part (ruling 19)"
+        )
+    return ShogammonMove(PAIR, die, origin, to, promote, 0, die2, origin2, to2, promote2)
+
+
+def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
+    """Read position text; see :meth:`ShogammonGame.state_from_text`."""
+    fields = text.split()
+    if len(fields) != 6:
+        raise NotationError(
+            f"a Shogammon position has 6 fields 'board side hand turn dice ply', got {len(fields)} in "
+            f"{text!r}"
+        )
+    rows = fields[0].split("/")
+    if len(rows) != 9:
+        raise NotationError(f"the board has 9 ranks separated by '/', got {len(rows)}")
+    lower, upper = [0] * 81, [0] * 81
+    token_re = re.compile(
+        r"\[(\+?[PLNSGBRKplnsgbrk])(\+?[PLNSGBRKplnsgbrk])\]|(\+?[PLNSGBRKplnsgbrk])|([1-9])"
+    )
+    for row, row_text in enumerate(rows):
+        col = 0
+        position = 0
+        while position < len(row_text):
+            match = token_re.match(row_text, position)
+            if match is None:
+                raise NotationError(
+                    f"rank {RANK_NAMES[row]} ({row_text!r}): cannot read {row_text[position:]!r}"
+                )
+            position = match.end()
+            if match.group(4):
+                col += int(match.group(4))
+                continue
+            if col >= 9:
+                break
+            if match.group(3):
+                lower[row * 9 + col] = _read_piece(match.group(3))
+            else:
+                bottom, top = _read_piece(match.group(1)), _read_piece(match.group(2))
+                if (bottom > 0) != (top > 0):
+                    raise NotationError(
+                        f"the point {match.group(0)} mixes colours; a point is two pieces of one side"
+                    )
+                lower[row * 9 + col], upper[row * 9 + col] = bottom, top
+            col += 1
+        if col != 9:
+            raise NotationError(f"rank {RANK_NAMES[row]} ({row_text!r}) has {col} squares, not 9")
+    for square in range(81):
+        for piece in (lower[square], upper[square]):
+            if piece and abs(piece) <= KING and _dead(abs(piece), square, BLACK if piece > 0 else WHITE):
+                raise NotationError(
+                    f"an unpromoted {_token(piece)} on {square_name(square)} could never move"
+                )
+    kings = [piece for piece in (*lower, *upper) if abs(piece) == KING]
+    if len(kings) > 2 or not kings or len(set(kings)) != len(kings):
+        raise NotationError("a position has one king per side (one may be missing once it has been taken)")
+    if fields[1] not in ("b", "w"):
+        raise NotationError(f"the side to move is b or w, got {fields[1]!r}")
+    hands = [0] * 16
+    if fields[2] != "-":
+        for count, letter in re.findall(r"(\d*)([PLNSGBRplnsgbr])", fields[2]):
+            colour = BLACK if letter.isupper() else WHITE
+            hands[8 * colour + LETTERS.index(letter.upper())] += int(count or 1)
+        if not re.fullmatch(r"(\d*[PLNSGBRplnsgbr])+", fields[2]):
+            raise NotationError(f"the hand is SFEN pieces such as 2P1l, or -, got {fields[2]!r}")
+    if not fields[3].isdigit() or int(fields[3]) < 1:
+        raise NotationError(f"the turn number is a whole number from 1, got {fields[3]!r}")
+    dice: tuple[int, ...] = ()
+    if fields[4] != "-":
+        if not re.fullmatch(r"[1-6](-[1-6])?", fields[4]):
+            raise NotationError(f"the dice left are -, a roll such as 1-6, or one face, got {fields[4]!r}")
+        dice = tuple(sorted(int(face) for face in fields[4].split("-")))
+    if not fields[5].isdigit():
+        raise NotationError(f"the ply is a whole number, got {fields[5]!r}")
+    return ShogammonState(
+        game,
+        lower=tuple(lower),
+        upper=tuple(upper),
+        hands=tuple(hands),
+        side=BLACK if fields[1] == "b" else WHITE,
+        dice=dice,
+        turns=int(fields[3]) - 1,
+        ply=int(fields[5]),
+    )
+
+
+def _read_piece(token: str) -> int:
+    promoted = token.startswith("+")
+    letter = token[-1]
+    kind = LETTERS.index(letter.upper())
+    if promoted:
+        if kind in (GOLD, KING):
+            raise NotationError(f"{token!r}: gold and king never promote")
+        kind += PROMOTED
+    return kind if letter.isupper() else -kind

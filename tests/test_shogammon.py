@@ -1,0 +1,239 @@
+"""Shogammon: the rule tests (a)-(h) of the rulings, the rulings table, the dice and the shogi start."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from shogames.conformance import check_game
+from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.protocol import CHANCE
+from shogames.games.shogammon import BLACK, START_SFEN, WHITE, ShogammonGame, ShogammonState
+from shogames.ui.cli import main
+
+
+def at(text: str, **settings: object) -> ShogammonState:
+    return ShogammonGame(None, **settings).state_from_text(text)
+
+
+def texts(state: ShogammonState) -> list[str]:
+    return [state.move_to_text(move) for move in state.legal_moves()]
+
+
+def start(roll: str, **settings: object) -> ShogammonState:
+    return at(f"{START_SFEN} {roll} 1", **settings)
+
+
+# --- The dice and the start ----------------------------------------------------------------------------
+
+
+def test_the_roll_is_exactly_distributed() -> None:
+    state = ShogammonGame().new_initial_state()
+    assert state.to_move == CHANCE
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 21 and sum(p for _, p in outcomes) == 1
+    probability = {state.move_to_text(move): p for move, p in outcomes}
+    assert probability["1-1"] == Fraction(1, 36) and probability["1-6"] == Fraction(1, 18)
+    assert state.parse_move("6-1") == state.parse_move("1-6")
+
+
+@pytest.mark.parametrize(("face", "count"), [(1, 9), (2, 8), (3, 6), (4, 10), (5, 13), (6, 5)])
+def test_double_rolls_from_the_shogi_start(face: int, count: int) -> None:
+    assert len(start(f"{face}-{face}").legal_moves()) == count
+
+
+def test_shogi_start_has_30_ordinary_moves_and_21_onto_own_pieces() -> None:
+    state = start("1-1")
+    moves = {text for face in range(1, 7) for text in texts(at(f"{START_SFEN} {face}-{face} 1"))}
+    assert len(moves) == 51
+    onto_own = [text for text in moves if state.piece_at(_square(text[-2:]))[0] > 0]
+    assert len(onto_own) == 21
+
+
+def _square(name: str) -> int:
+    return "abcdefghi".index(name[1]) * 9 + "987654321".index(name[0])
+
+
+def test_cli_legal_lists_the_nine_pawn_moves_for_1_1() -> None:
+    result = CliRunner().invoke(main, ["legal", "shogammon", "--position", f"{START_SFEN} 1-1 1"])
+    assert result.exit_code == 0
+    assert result.output.split() == [f"1:{f}g{f}f" for f in "987654321"]
+
+
+# --- Rule tests (a)-(h) --------------------------------------------------------------------------------
+
+SIX_ONE = "4k4/9/9/9/9/4K4/4P4/9/9 b - 1 1-6 1"
+
+
+def test_a_the_six_one_trick() -> None:
+    state = at(SIX_ONE)
+    moves = texts(state)
+    assert "1:5g5f" in moves and "6:5f5g" in moves and "6:5f4e" in moves
+    pawn_first = state.play_text("1:5g5f")  # the king is now underneath: the 6 is lost
+    assert pawn_first.to_move == CHANCE and pawn_first.side == WHITE
+    king_onto_pawn = state.play_text("6:5f5g")  # the pawn is underneath: the 1 is lost
+    assert king_onto_pawn.side == WHITE
+    king_away = state.play_text("6:5f4e")
+    assert king_away.side == BLACK and texts(king_away) == ["1:5g5f"]  # the 1 must still be played
+
+
+def test_b_strict_dice_allows_only_two_move_turns() -> None:
+    moves = texts(at(SIX_ONE, strict_dice="on"))
+    assert "1:5g5f" not in moves and "6:5f5g" not in moves
+    assert moves and all(move.startswith("6:5f") for move in moves)
+
+
+POINT = "8k/9/9/9/4[pg]4/3S1G3/9/9/K8 b - 1 3-4 1"
+
+
+def test_c_an_enemy_point_falls_to_two_pieces_with_both_dice() -> None:
+    moves = texts(at(POINT))
+    assert "4:4f5e&3:6f5e" in moves and "3:6f5e&4:4f5e" in moves
+    assert "4:4f5e" not in moves and "3:6f5e" not in moves  # half a capture is no move
+    after = at(POINT).play_text("4:4f5e&3:6f5e")
+    assert after.piece_at(_square("5e")) == (5, 4)  # gold below, silver on top (the second mover)
+    assert after.in_hand(BLACK, 1) == 1 and after.in_hand(BLACK, 5) == 1
+    alone = at("8k/9/9/9/3P[pg]4/5G3/9/9/K8 b - 1 1-4 1")
+    assert not [move for move in texts(alone) if "&" in move]  # one piece, and a pawn beside it cannot
+
+
+def test_d_a_rook_behind_its_lance_captures_in_sequence() -> None:
+    state = at("8k/9/4[pp]4/9/9/4L4/9/9/K3R4 b - 1 2-5 1")
+    pairs = [move for move in texts(state) if "&" in move]
+    assert "2:5f5c&5:5i5c" in pairs and "2:5f5c+&5:5i5c+" in pairs
+    assert not [move for move in pairs if move.startswith("5:")]  # the rook cannot go first
+
+
+def test_e_a_slider_stops_on_the_first_own_piece() -> None:
+    moves = texts(start("5-5"))
+    assert "5:2h2g" in moves and "5:2h2f" not in moves
+
+
+def test_f_a_knight_onto_an_own_piece_on_rank_a_must_promote() -> None:
+    state = at("7+R1/9/6N2/9/k8/9/9/9/K8 b - 1 2-6 1")
+    moves = texts(state)
+    assert "2:3c2a+" in moves and "2:3c2a" not in moves
+    after = state.play_text("2:3c2a+")
+    assert after.piece_at(_square("2a")) == (15, 11)
+
+
+def test_g_nifu_counts_a_pawn_under_a_point() -> None:
+    state = at("8k/9/9/9/9/9/4[PG]4/9/K8 b P 1 1-6 1")
+    drops = [move for move in texts(state) if "P*" in move]
+    assert drops and not [move for move in drops if move[4] == "5"]
+
+
+def test_h_taking_the_king_with_the_first_die_ends_the_game() -> None:
+    state = at("9/9/4k4/4P4/9/9/9/9/K8 b - 1 1-2 1")
+    after = state.play_text("1:5d5c")
+    assert after.is_terminal() and after.returns() == (1.0, -1.0)
+    assert after.termination() == "normal" and after.to_move is None
+
+
+# --- The rulings table ---------------------------------------------------------------------------------
+
+
+def test_doubles_give_two_moves_possibly_by_one_piece() -> None:
+    state = at("8k/9/9/9/9/9/4P4/9/K8 b - 1 1-1 1").play_text("1:5g5f")
+    assert state.side == BLACK and texts(state) == ["1:5f5e"]
+    assert state.play_text("1:5f5e").side == WHITE
+
+
+def test_a_piece_captured_with_one_die_may_be_dropped_with_the_other() -> None:
+    state = at("8k/9/9/9/4p4/4P4/9/9/K8 b - 1 1-1 1").play_text("1:5f5e")
+    assert state.in_hand(BLACK, 1) == 1 and "1:P*4c" in texts(state)
+    assert "1:P*5c" not in texts(state)  # the pawn on 5e still makes file 5 a pawn file
+
+
+def test_lower_piece_waits_until_the_top_leaves_in_the_same_turn() -> None:
+    state = at("8k/9/9/9/9/9/4[PG]4/9/K8 b - 1 1-4 1")
+    moves = texts(state)
+    assert not [move for move in moves if move.startswith("1:5g")]  # the pawn underneath cannot move
+    after = state.play_text("4:5g5f")
+    assert after.side == BLACK and "1:5g5f" in texts(after)  # it moves with the other die, onto the gold
+
+
+def test_no_third_piece_and_no_drop_onto_own_pieces() -> None:
+    state = at("8k/9/9/9/9/4G4/4[PS]4/9/K8 b P 1 4-4 1")
+    assert "4:5f5g" not in texts(state)
+    drops = at("8k/9/9/9/9/4G4/9/9/K8 b P 1 1-1 1")
+    assert "1:P*5f" not in texts(drops) and "1:P*5e" in texts(drops)
+
+
+def test_a_king_underneath_cannot_move_and_a_point_with_the_king_wins_when_taken() -> None:
+    buried = at("8k/9/9/9/9/9/4[KG]4/9/9 b - 1 6-6 1")
+    assert texts(buried) == ["6:-"]  # the king underneath cannot move: the 6s are lost
+    assert buried.play_text("6:-").side == WHITE
+    taken = at("9/9/9/9/4[kg]4/3S1G3/9/9/K8 b - 1 3-4 1").play_text("4:4f5e&3:6f5e")
+    assert taken.is_terminal() and taken.returns() == (1.0, -1.0)
+
+
+def test_a_die_with_no_play_may_be_given_up_when_the_other_is_played_alone() -> None:
+    state = at("8k/9/9/9/9/9/4P4/9/K8 b - 1 1-3 1")
+    assert texts(state)[:1] == ["3:-"] or "3:-" in texts(state)
+    after = state.play_text("3:-")
+    assert after.side == BLACK and texts(after) == ["1:5g5f"]
+
+
+def test_max_turns_caps_the_game() -> None:
+    state = at("8k/9/9/9/9/9/4P4/9/K8 b - 6 - 1", max_turns=5)
+    assert state.is_terminal() and state.is_truncated() and state.returns() == (0.0, 0.0)
+
+
+# --- Die maps ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("die_map", "face", "count"),
+    [("generals", 3, 16), ("generals", 4, 4), ("minors-split", 2, 4), ("minors-split", 3, 4)],
+)
+def test_die_maps(die_map: str, face: int, count: int) -> None:
+    assert len(start(f"{face}-{face}", die_map=die_map).legal_moves()) == count
+
+
+def test_custom_die_map() -> None:
+    game = ShogammonGame(die_map="custom", custom_map="1:PL,2:N,3:S,4:G,5:BR,6:K")
+    assert game.face(2) == 1
+    with pytest.raises(SettingsError):
+        ShogammonGame(die_map="custom", custom_map="1:P,2:LN")
+
+
+# --- Text and errors -----------------------------------------------------------------------------------
+
+
+def test_position_text_round_trip_with_points_and_hands() -> None:
+    text = "8k/9/9/9/4[pg]4/3S1G3/4[P+R]4/9/K8 w 2Pn 7 6 40"
+    state = at(text)
+    assert state.to_text() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("9/9/9 b - 1 - 0", "9 ranks"),
+        (f"{START_SFEN} x 0", "dice left"),
+        ("8k/9/9/9/4[pG]4/9/9/9/K8 b - 1 - 0", "mixes colours"),
+        ("4P3k/9/9/9/9/9/9/9/K8 b - 1 - 0", "could never move"),
+        ("9/9/9/9/9/9/9/9/9 b - 1 - 0", "one king"),
+    ],
+)
+def test_bad_positions(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        at(text)
+
+
+def test_bad_and_illegal_moves() -> None:
+    state = start("1-6")
+    with pytest.raises(NotationError):
+        state.parse_move("7g7f")
+    with pytest.raises(IllegalMoveError, match="dice left"):
+        state.parse_move("2:8i7g")
+    with pytest.raises(IllegalMoveError, match="has one"):
+        state.parse_move("6:-")
+
+
+@pytest.mark.parametrize("preset", ["classic", "generals", "minors-split", "strict"])
+def test_seeded_random_games_conform(preset: str) -> None:
+    check_game(ShogammonGame(preset, max_turns=80), n_games=3, seed=1)
