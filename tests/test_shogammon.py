@@ -217,6 +217,9 @@ def test_position_text_round_trip_with_points_and_hands() -> None:
         ("8k/9/9/9/4[pG]4/9/9/9/K8 b - 1 - 0", "mixes colours"),
         ("4P3k/9/9/9/9/9/9/9/K8 b - 1 - 0", "could never move"),
         ("9/9/9/9/9/9/9/9/9 b - 1 - 0", "one king"),
+        ("8kP/9/9/9/9/9/9/9/K8 b - 1 - 0", "more than 9 squares"),
+        ("8k/9/9/9/9/9/9/9/K8 b 19P 1 - 0", "19 P"),
+        ("8k/9/9/9/9/9/9/9/K8 b 0P 1 - 0", "1 or more"),
     ],
 )
 def test_bad_positions(text: str, message: str) -> None:
@@ -237,3 +240,54 @@ def test_bad_and_illegal_moves() -> None:
 @pytest.mark.parametrize("preset", ["classic", "generals", "minors-split", "strict"])
 def test_seeded_random_games_conform(preset: str) -> None:
     check_game(ShogammonGame(preset, max_turns=80), n_games=3, seed=1)
+
+
+# --- More rulings of the table (numbers from rulings §4) ---------------------------------------------------
+
+
+def test_ruling_4_a_drop_makes_a_die_usable_and_so_compulsory() -> None:
+    state = at("8k/9/9/9/9/9/9/9/K8 b G 1 4-6 1")
+    assert "4:-" not in texts(state)  # the gold in hand can be dropped, so the 4 cannot be given up
+    after = state.play_text("6:9i8h")
+    assert after.side == BLACK and all(move.startswith("4:G*") for move in texts(after))
+
+
+def test_ruling_8_a_piece_may_move_off_and_back() -> None:
+    state = at("8k/9/9/9/9/9/9/4G4/K8 b - 1 4-4 1").play_text("4:5h5g")
+    assert "4:5g5h" in texts(state)
+    assert state.play_text("4:5g5h").piece_at(_square("5h")) == (5, 0)
+
+
+def test_ruling_12_a_knight_lands_on_own_and_enemy_singles() -> None:
+    state = at("8k/9/9/9/9/3G1p3/9/4N4/K8 b - 1 2-2 1")
+    assert {"2:5h6f", "2:5h4f"} <= set(texts(state))
+    assert state.play_text("2:5h4f").in_hand(BLACK, 1) == 1  # the enemy pawn is taken
+    assert state.play_text("2:5h6f").piece_at(_square("6f")) == (5, 3)  # the knight tops the gold
+
+
+def test_ruling_19_a_drop_cannot_complete_a_point_capture() -> None:
+    with pytest.raises(NotationError, match="drop"):
+        start("1-6").parse_move("1:P*5e&6:5i5e")
+
+
+def test_ruling_21_promotion_when_leaving_a_point_in_the_zone() -> None:
+    state = at("8k/9/4[PS]4/9/9/9/9/9/K8 b - 1 3-6 1")
+    assert {"3:5c4b", "3:5c4b+"} <= set(texts(state))
+    assert state.play_text("3:5c4b+").piece_at(_square("4b")) == (12, 0)
+
+
+def test_ruling_26_no_check_rule() -> None:
+    state = at("9/9/9/9/4k4/9/4K4/9/9 b - 1 6-6 1")
+    assert "6:5g5f" in texts(state)  # the king may step next to the enemy king
+
+
+def test_ruling_30_rolls_are_recorded_and_replay() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+    from shogames.records import parse_record, replay, write_record
+
+    game = ShogammonGame(max_turns=30)
+    final, record = play_game(game, [make_agent("random", 1), make_agent("random", 2)], seed=3)
+    text = write_record(record)
+    assert "\n1. " in text and "-" in record.moves[0]  # the first line is a roll such as 2-5
+    assert replay(parse_record(text)).final_state.key() == final.key()

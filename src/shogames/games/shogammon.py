@@ -17,7 +17,7 @@ Moves
 -----
 A turn is a roll (a chance outcome over the 21 unordered pairs), then one move per die, one die at a time;
 the state keeps the dice left. A :class:`ShogammonMove` is a die and a board move or drop (``1:7g7f``,
-``2:8h2b+``, ``1:P*5e``), a point capture by two pieces with both dice in one move (``5:8h2b&2:2i2b``), or
+``5:8h2b+``, ``1:P*5e``), a point capture by two pieces with both dice in one move (``4:4f5e&3:6f5e``), or
 losing a die that cannot be played when the other is played second (``6:-``). Rolls are ``1-6``.
 """
 
@@ -542,7 +542,7 @@ class ShogammonState(State[ShogammonMove]):
     def move_to_text(self, move: ShogammonMove) -> str:
         """The move in notation.
 
-        ``1-6`` a roll, ``1:7g7f`` / ``2:8h2b+`` / ``1:P*5e`` a die's move, ``5:8h2b&2:2i2b`` a point capture,
+        ``1-6`` a roll, ``1:7g7f`` / ``5:8h2b+`` / ``1:P*5e`` a die's move, ``4:4f5e&3:6f5e`` a point capture,
         ``6:-`` a lost die.
         """
         if move.kind == ROLL:
@@ -798,7 +798,7 @@ def _read_move(text: str) -> ShogammonMove:
     if match is None:
         raise NotationError(
             f"{text!r} is not a Shogammon move; expected a roll such as 1-6, a die and a move such as "
-            "1:7g7f, 2:8h2b+ or 1:P*5e, a point capture such as 5:8h2b&2:2i2b, or a lost die such as 6:-"
+            "1:7g7f, 5:8h2b+ or 1:P*5e, a point capture such as 4:4f5e&3:6f5e, or a lost die such as 6:-"
         )
     if match.group("roll"):
         low, high = sorted(int(face) for face in re.findall(r"[1-6]", match.group("roll")))
@@ -845,7 +845,7 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
                 col += int(match.group(4))
                 continue
             if col >= 9:
-                break
+                raise NotationError(f"rank {RANK_NAMES[row]} ({row_text!r}) has more than 9 squares")
             if match.group(3):
                 lower[row * 9 + col] = _read_piece(match.group(3))
             else:
@@ -873,9 +873,20 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
     if fields[2] != "-":
         for count, letter in re.findall(r"(\d*)([PLNSGBRplnsgbr])", fields[2]):
             colour = BLACK if letter.isupper() else WHITE
+            if count and int(count) < 1:
+                raise NotationError(f"a hand count is 1 or more, got {count}{letter}")
             hands[8 * colour + LETTERS.index(letter.upper())] += int(count or 1)
         if not re.fullmatch(r"(\d*[PLNSGBRplnsgbr])+", fields[2]):
             raise NotationError(f"the hand is SFEN pieces such as 2P1l, or -, got {fields[2]!r}")
+    counts = dict.fromkeys(range(1, 9), 0)
+    for piece in (*lower, *upper):
+        if piece:
+            counts[_base(abs(piece))] += 1
+    for kind in DROPPABLE:
+        counts[kind] += hands[8 * BLACK + kind] + hands[8 * WHITE + kind]
+    for kind, most in ((PAWN, 18), (LANCE, 4), (KNIGHT, 4), (SILVER, 4), (GOLD, 4), (BISHOP, 2), (ROOK, 2)):
+        if counts[kind] > most:
+            raise NotationError(f"the position has {counts[kind]} {LETTERS[kind]}; a shogi set has {most}")
     if not fields[3].isdigit() or int(fields[3]) < 1:
         raise NotationError(f"the turn number is a whole number from 1, got {fields[3]!r}")
     dice: tuple[int, ...] = ()
