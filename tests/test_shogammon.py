@@ -31,7 +31,7 @@ def start(roll: str, **settings: object) -> ShogammonState:
 
 def test_the_roll_is_exactly_distributed() -> None:
     state = ShogammonGame().new_initial_state()
-    assert state.to_move == CHANCE
+    assert state.to_move == CHANCE and state.side == BLACK  # ruling 2: Black rolls first
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 21 and sum(p for _, p in outcomes) == 1
     probability = {state.move_to_text(move): p for move, p in outcomes}
