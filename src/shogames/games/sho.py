@@ -498,10 +498,8 @@ class ShoState(State[ShoMove]):
             order = [*self._placed, *(side for side in range(game.num_sides) if side not in self._placed)]
             last = game.num_sides - 1
             return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
-        winners = game.partners(self._winner)
+        winners = game.partners(self._winner)  # the side itself, or both partners' sides
         won = [seat for seat in range(game.players) if game.side_of(seat) in winners]
-        if game.shared:
-            won = [seat for seat in range(game.players) if game.side_of(seat) == self._winner]
         lost = game.players - len(won)
         return tuple(1.0 if seat in won else -len(won) / lost for seat in range(game.players))
 
@@ -693,6 +691,21 @@ class ShoState(State[ShoMove]):
         fields.update(changes)
         return ShoState(self._game, **fields)  # type: ignore[arg-type]
 
+    def _new_step(self, values: tuple[int, ...] = (), **changes: object) -> ShoState:
+        """The same seat throws again for a new step, carrying ``values`` over.
+
+        It also leaves a won game with no values to spend.
+        """
+        fields: dict[str, object] = {
+            "phase": _THROW_PHASE,
+            "values": values,
+            "paras": 0,
+            "first": None,
+            "follow": (-1, 0),
+        }
+        fields.update(changes)
+        return self._next(**fields)
+
     def _end_turn(self, **changes: object) -> ShoState:
         """Pass the dice to the next seat (skipping finished players); unused values are lost."""
         game = self._game
@@ -719,7 +732,7 @@ class ShoState(State[ShoMove]):
             return self._play_throw(move.low, move.high)
         if kind == PASS:
             if self._phase == _FOLLOW_PHASE and self._follow[1]:
-                return self._next(phase=_THROW_PHASE, values=(), paras=0, first=None, follow=(-1, 0))
+                return self._new_step()
             return self._end_turn()
         if kind == RETHROW:
             return self._next(phase=_THROW_PHASE)
@@ -751,18 +764,9 @@ class ShoState(State[ShoMove]):
         """
         if state._end is None and not state.legal_moves():
             if state._banked:  # para_mode=pool: the pool is blocked, so a banked throw comes next
-                return state._next(
-                    ply=state._ply,
-                    phase=_THROW_PHASE,
-                    values=(),
-                    paras=0,
-                    first=None,
-                    banked=state._banked - 1,
-                )
+                return state._new_step(ply=state._ply, banked=state._banked - 1)
             if state._phase == _FOLLOW_PHASE and state._follow[1]:
-                return state._next(
-                    ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None, follow=(-1, 0)
-                )
+                return state._new_step(ply=state._ply)
             return state._end_turn(ply=state._ply)
         return state
 
@@ -834,16 +838,11 @@ class ShoState(State[ShoMove]):
             # The pool is spent one value per move; each stack or kill banks a throw for afterwards.
             banked = self._banked + int(earned)
             left = _remove(self._values, move.values)
-            if left:
-                state = self._next(values=left, banked=banked, **changes)
-            else:
-                state = self._next(values=(), banked=banked, **changes)
-                if state._end is None and banked:
-                    return state._next(
-                        ply=state._ply, phase=_THROW_PHASE, paras=0, first=None, banked=banked - 1
-                    )
+            state = self._next(values=left, banked=banked, **changes)
             if state._end is not None:
-                return state._next(ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None)
+                return state._new_step(ply=state._ply)  # the game is won: unused values are lost
+            if not left and banked:
+                return state._new_step(ply=state._ply, banked=banked - 1)
             return self._settle(state) if left else state._end_turn(ply=state._ply)
         following = self._phase == _FOLLOW_PHASE
         if following:
@@ -863,12 +862,10 @@ class ShoState(State[ShoMove]):
             return state if state._end is not None else self._settle(state)
         if earned:
             left = () if game.ios or game.flexible or following else _remove(self._values, move.values)
-            return self._next(phase=_THROW_PHASE, values=left, paras=0, first=None, **changes)
+            return self._new_step(left, **changes)
         state = self._next(**changes)
         if state._end is not None:
-            return state._next(
-                ply=state._ply, phase=_THROW_PHASE, values=(), paras=0, first=None
-            )  # values lost
+            return state._new_step(ply=state._ply)  # the game is won: unused values are lost
         return state._end_turn(ply=state._ply)
 
     # --- Text ----------------------------------------------------------------------------------------------

@@ -443,7 +443,7 @@ class ShogammonState(State[ShogammonMove]):
         """How many dice a first move lets the turn use (strict_dice): a pair or a king capture uses both."""
         if move.kind == PAIR:
             return 2
-        other = self._dice[1] if move.die == self._dice[0] else self._dice[0]
+        other = self._other_die(move.die)
         if move.kind == LOSE:
             after = self
             used = 0
@@ -494,8 +494,11 @@ class ShogammonState(State[ShogammonMove]):
         after = self._apply(move)
         if after._winner is not None or move.kind == PAIR or len(self._dice) == 1:
             return after._end_turn()
-        other = self._dice[1] if move.die == self._dice[0] else self._dice[0]
-        return self._settle(after._replace(dice=(other,), ply=after._ply))
+        return self._settle(after._replace(dice=(self._other_die(move.die),), ply=after._ply))
+
+    def _other_die(self, die: int) -> int:
+        """The die left when ``die`` of the two is played first."""
+        return self._dice[1] if die == self._dice[0] else self._dice[0]
 
     def _end_turn(self) -> ShogammonState:
         if self._winner is not None:
