@@ -39,7 +39,9 @@ def test_registry_has_random_agent() -> None:
 
 
 def test_unknown_agent_lists_the_names() -> None:
-    with pytest.raises(SettingsError, match=r"unknown agent 'nobody'; agents: .*random"):
+    with pytest.raises(
+        SettingsError, match=r"unknown agent 'nobody'; levels: random, easy, medium, hard; agents: .*random"
+    ):
         make_agent("nobody")
 
 

@@ -239,7 +239,17 @@ def test_cli_play_matches_the_terminal_loop(tmp_path: Path) -> None:
     outcome = play_scripted(person, tmp_path / "loop.sgr", seed=21)
     assert outcome.status == "finished"
     path = tmp_path / "cli.sgr"
-    result = run("play", "shobu", "--seed", "21", "--record", str(path), input="\n".join(person.sent) + "\n")
+    result = run(
+        "play",
+        "shobu",
+        "--vs",
+        "random",
+        "--seed",
+        "21",
+        "--record",
+        str(path),
+        input="\n".join(person.sent) + "\n",
+    )
     assert result.exit_code == 0, result.output
     assert f"Record saved to {path}" in result.stdout
     record = parse_record(path.read_text(encoding="utf-8"))
@@ -284,9 +294,18 @@ def test_replay_reads_every_record_and_rejects_non_records(tmp_path: Path) -> No
     assert_usage_error(run("replay", str(empty)), "no game records")
 
 
+def test_the_default_opponent_is_the_easy_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "shobu", "--seat", "White", "--seed", "1", input="")
+    assert result.exit_code == 0, result.output
+    assert "Black: easy; White: you." in result.stdout
+
+
 def test_watching_agents_play(tmp_path: Path) -> None:
     path = tmp_path / "watch.sgr"
-    result = run("play", "shobu", "--seat", "none", "--seed", "4", "--record", str(path), input="")
+    result = run(
+        "play", "shobu", "--seat", "none", "--vs", "random", "--seed", "4", "--record", str(path), input=""
+    )
     assert result.exit_code == 0, result.output
     assert "Black (random) plays" in result.stdout
     assert "White (random) plays" in result.stdout
@@ -352,7 +371,7 @@ def test_end_of_input_quits_and_saves_to_the_default_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = run("play", "shobu", "--seat", "White", "--seed", "1", input="")
+    result = run("play", "shobu", "--seat", "White", "--vs", "random", "--seed", "1", input="")
     assert result.exit_code == 0, result.output
     saved = list(Path().glob("shogames-shobu-*.sgr"))
     assert len(saved) == 1

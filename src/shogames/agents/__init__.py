@@ -1,18 +1,43 @@
 """Agents: players that choose moves for any game through the core protocol.
 
-Importing this package registers the built-in agents; :func:`make_agent` builds one by name.
+Importing this package registers the built-in agents (``random``, ``greedy``, ``alphabeta``, ``mcts``) and
+the difficulty levels (``random``, ``easy``, ``medium``, ``hard``); :func:`make_agent` builds either
+from a spec.
 """
 
-from shogames.agents.base import Agent, AgentFactory, agent_names, make_agent, register_agent
+from shogames.agents.alphabeta import AlphaBetaAgent
+from shogames.agents.base import (
+    Agent,
+    AgentFactory,
+    agent_names,
+    level_names,
+    make_agent,
+    parse_agent_spec,
+    register_agent,
+    register_level,
+)
+from shogames.agents.budget import Budget
+from shogames.agents.greedy import GreedyAgent
+from shogames.agents.levels import LEVELS, level_spec
+from shogames.agents.mcts import MCTSAgent
 from shogames.agents.random_agent import RandomAgent
 from shogames.core.chance import sample_chance
 
 __all__ = [
+    "LEVELS",
     "Agent",
     "AgentFactory",
+    "AlphaBetaAgent",
+    "Budget",
+    "GreedyAgent",
+    "MCTSAgent",
     "RandomAgent",
     "agent_names",
+    "level_names",
+    "level_spec",
     "make_agent",
+    "parse_agent_spec",
     "register_agent",
+    "register_level",
     "sample_chance",
 ]

@@ -1,44 +1,57 @@
-"""The agent interface, chance sampling, and the registry of agents by name.
+"""The agent interface and the registry of agents by name, with parameters and levels.
 
 An :class:`Agent` picks moves for whichever seat is to move; it never sees :data:`~shogames.core.CHANCE`
 nodes, which the caller resolves with :func:`shogames.core.sample_chance`. Agents depend on
 :mod:`shogames.core` only, so one agent plays every game.
 
-Agents are made by name with :func:`make_agent`; modules add theirs with :func:`register_agent`.
+Agents are made from a *spec* with :func:`make_agent`: a registered name, optionally with parameters
+(``alphabeta:depth=3``, ``mcts:iterations=2000,rollout=0``), or a difficulty level (``hard``), which names a
+tuned agent per game (:mod:`shogames.agents.levels`). Modules add agents with :func:`register_agent`.
 
 >>> agent = make_agent("random", seed=7)
 >>> agent.name
 'random'
+>>> make_agent("greedy:noise=0.5", seed=1).name
+'greedy:noise=0.5'
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from shogames.core.errors import SettingsError
 from shogames.core.protocol import MoveT, State
 
-AgentFactory = Callable[[int | None], "Agent"]
-"""Makes an agent from a seed (``None`` for an unseeded one)."""
+AgentFactory = Callable[..., "Agent"]
+"""Makes an agent: called with the seed (``None`` for an unseeded agent) and the spec's parameters as
+keyword arguments; typically the agent class itself."""
+
+LevelFactory = Callable[[str | None, int | None], "Agent"]
+"""Makes a level's agent for a game id (``None`` when the game is not known) and a seed."""
 
 _AGENTS: dict[str, AgentFactory] = {}
+_LEVELS: dict[str, LevelFactory] = {}
 
 
 class Agent(ABC):
     """A player that chooses moves, with its own seeded random number generator.
 
-    Subclasses set :attr:`name` and implement :meth:`select_move`; agents that keep something between
-    moves of one game (a search tree, a clock) clear it in :meth:`reset`.
+    Subclasses set :attr:`name` and :attr:`parameters` and implement :meth:`select_move`; agents that keep
+    something between moves of one game (a search tree, a table) clear it in :meth:`reset`.
 
     Args:
         seed: the seed of :attr:`rng`; the same seed gives the same choices from the same positions.
     """
 
     name: str = "agent"
-    """The agent's registry name, also written as its player name in records; an instance may set its
-    own (``"alphabeta-3"``) to tell levels apart."""
+    """The agent's spec, also written as its player name in records: the registry name, then any
+    parameters (``alphabeta:depth=3``), or the level's name."""
+
+    parameters: ClassVar[Mapping[str, type]] = {}
+    """The parameters a spec may give, each with its type (``int``, ``float`` or ``str``)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -63,7 +76,7 @@ class Agent(ABC):
         """
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
+        return f"{type(self).__name__}({self.name!r}, seed={self.seed!r})"
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:
@@ -71,28 +84,127 @@ def register_agent(name: str, factory: AgentFactory) -> None:
 
     Args:
         name: the name typed on the command line (``--vs NAME``); re-registering a name replaces it.
-        factory: called with a seed (or ``None``) to build the agent, typically the agent class.
+        factory: called with a seed (or ``None``) and the spec's parameters to build the agent, typically
+            the agent class; its ``parameters`` attribute, if any, lists the parameters it accepts.
     """
     _AGENTS[name] = factory
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """Build the agent registered under ``name``.
+def register_level(name: str, factory: LevelFactory) -> None:
+    """Make a difficulty level available to :func:`make_agent` under ``name``.
 
     Args:
-        name: a name from :func:`agent_names`.
-        seed: the agent's seed; ``None`` for an unseeded agent.
-
-    Raises:
-        SettingsError: no agent has that name; the message lists the names there are.
+        name: the level's name (``easy``); a level may not take an agent's name.
+        factory: called with the game id and a seed to build that game's agent for the level.
     """
-    try:
-        factory = _AGENTS[name]
-    except KeyError:
-        raise SettingsError(f"unknown agent {name!r}; agents: {', '.join(agent_names())}") from None
-    return factory(seed)
+    _LEVELS[name] = factory
 
 
 def agent_names() -> list[str]:
     """List the names of every registered agent, sorted."""
     return sorted(_AGENTS)
+
+
+def level_names() -> list[str]:
+    """List the difficulty levels, weakest first (the order they were registered in)."""
+    return list(_LEVELS)
+
+
+def _convert(agent: str, name: str, kind: type, text: str) -> object:
+    try:
+        return kind(text)
+    except ValueError:
+        raise SettingsError(
+            f"agent {agent!r}: parameter {name} must be {'an integer' if kind is int else 'a number'}, "
+            f"got {text!r}"
+        ) from None
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a spec ``name:key=value,key=value`` into the name and its parameters as text.
+
+    Raises:
+        SettingsError: a parameter is not written ``key=value``, or a key is given twice.
+    """
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise SettingsError(f"agent spec {spec!r}: write parameters as key=value, got {item!r}")
+        if key.strip() in params:
+            raise SettingsError(f"agent spec {spec!r}: parameter {key.strip()!r} is given twice")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def make_agent(
+    spec: str, seed: int | None = None, *, game: str | None = None, budget: Mapping[str, str] | None = None
+) -> Agent:
+    """Build an agent from a spec: a level, or a registered name with optional parameters.
+
+    Args:
+        spec: a level from :func:`level_names`, or a name from :func:`agent_names`, optionally followed by
+            ``:key=value,...`` with parameters of that agent (``mcts:iterations=500``).
+        seed: the agent's seed; ``None`` for an unseeded agent.
+        game: the game id, which levels need to pick their agent (a level made without it gets the
+            settings meant for any game).
+        budget: parameters as text (``{"seconds": "1"}``) given to the agent, or to the level's agent,
+            wherever it takes them and the spec does not set them; the arena's ``--budget``.
+
+    Raises:
+        SettingsError: no agent or level has that name, a parameter is unknown or not of its type; the
+            message lists what there is.
+    """
+    name, params = parse_agent_spec(spec)
+    if name in _LEVELS:
+        if params:
+            raise SettingsError(f"level {name!r} takes no parameters; use the agent's own name for that")
+        agent = _LEVELS[name](game, seed)
+        if not budget:
+            return agent
+        spec = getattr(agent, "spec", agent.name)
+        level_agent = _with_budget(spec, budget)
+        if level_agent == spec:
+            return agent
+        agent = build_agent(level_agent, seed)
+        agent.name = f"{name}({level_agent})"
+        return agent
+    return build_agent(_with_budget(spec, budget or {}), seed)
+
+
+def _with_budget(spec: str, budget: Mapping[str, str]) -> str:
+    """``spec`` with the budget's parameters that its agent takes and the spec does not already set."""
+    name, params = parse_agent_spec(spec)
+    allowed = getattr(_AGENTS.get(name), "parameters", {})
+    extra = {key: value for key, value in budget.items() if key in allowed and key not in params}
+    if not extra:
+        return spec
+    merged = {**params, **extra}
+    return f"{name}:{','.join(f'{key}={value}' for key, value in merged.items())}"
+
+
+def build_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build a registered agent (not a level) from ``name`` or ``name:key=value,...``.
+
+    Raises:
+        SettingsError: no agent has that name, or a parameter is unknown or not of its type.
+    """
+    name, params = parse_agent_spec(spec)
+    try:
+        factory = _AGENTS[name]
+    except KeyError:
+        raise SettingsError(
+            f"unknown agent {name!r}; levels: {', '.join(level_names())}; agents: {', '.join(agent_names())}"
+        ) from None
+    allowed: Mapping[str, type] = getattr(factory, "parameters", {})
+    values: dict[str, object] = {}
+    for key, text in params.items():
+        if key not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise SettingsError(f"agent {name!r} has no parameter {key!r}; its parameters: {known}")
+        values[key] = _convert(name, key, allowed[key], text)
+    agent = factory(seed, **values)
+    if params:
+        agent.name = f"{name}:{','.join(f'{key}={value}' for key, value in params.items())}"
+    return agent

@@ -202,6 +202,18 @@ class State(ABC, Generic[MoveT]):
         """A picture of the position in plain text for terminals; games draw their own board."""
         return self.to_text()
 
+    def evaluate(self) -> tuple[float, ...]:
+        """A heuristic estimate of every seat's return, for agents that stop searching before the end.
+
+        A terminal state gives its :meth:`returns`. Otherwise each game gives values strictly between
+        :attr:`Game.min_utility` and :attr:`Game.max_utility` (so a won game always scores better than any
+        estimate); two-player zero-sum games give opposite values. ``docs/games/<game>.md`` says what each
+        game's estimate rewards. This default knows nothing and gives every seat 0.
+        """
+        if self.is_terminal():
+            return self.returns()
+        return (0.0,) * self.game.num_players
+
     def is_truncated(self) -> bool:
         """Whether the game ended because it reached the length cap rather than by the rules."""
         return False

@@ -27,6 +27,7 @@ seat (``first:2``, ``first_player=random``).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
@@ -294,6 +295,16 @@ class ShoGame(Game["ShoState"]):
             return frozenset((side, (side + 2) % 4))
         return frozenset((side,))
 
+    def win_returns(self, side: int) -> tuple[float, ...]:
+        """Every seat's return when ``side`` wins, without placings.
+
+        The winning seats (the side, or both partners) get +1 and the others share the loss.
+        """
+        winners = self.partners(side)  # the side itself, or both partners' sides
+        won = [seat for seat in range(self.players) if self.side_of(seat) in winners]
+        lost = self.players - len(won)
+        return tuple(1.0 if seat in won else -len(won) / lost for seat in range(self.players))
+
     def new_initial_state(self) -> ShoState:
         """All coins in hand, the first seat (or the draw for it) to throw."""
         phase = _FIRST_PHASE if self.settings["first_player"] == "random" else _THROW_PHASE
@@ -498,10 +509,38 @@ class ShoState(State[ShoMove]):
             order = [*self._placed, *(side for side in range(game.num_sides) if side not in self._placed)]
             last = game.num_sides - 1
             return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
-        winners = game.partners(self._winner)  # the side itself, or both partners' sides
-        won = [seat for seat in range(game.players) if game.side_of(seat) in winners]
-        lost = game.players - len(won)
-        return tuple(1.0 if seat in won else -len(won) / lost for seat in range(game.players))
+        return game.win_returns(self._winner)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """Each side's chance to win from its progress along the track (docs/games/sho.md, "Evaluation").
+
+        A side's progress is the sum of its coins' positions (a coin borne off counts as the goal), as a
+        fraction of ``coins * goal``. The side to move adds the values it holds, and 7 (a throw's mean)
+        when it is about to throw, which is what a stack or a kill earns. The chances are a softmax of 12
+        times the progress, and each seat gets the expected return over who wins, times 0.95: zero-sum,
+        within the game's utility range.
+        Terminal states give their returns.
+        """
+        if self._end is not None:
+            return self.returns()
+        game = self._game
+        full = game.coins * game.goal
+        progress = [game.goal * self._off[side] for side in range(game.num_sides)]
+        for position, side in enumerate(self._owner):
+            if side >= 0:
+                progress[side] += position * self._size[position]
+        if self._phase == _THROW_PHASE:  # the throw to come: 7 on average
+            progress[self.side] += 7 + sum(self._values)
+        elif self._phase != _FIRST_PHASE:
+            progress[self.side] += sum(self._values)
+        weights = [math.exp(12.0 * amount / full) for amount in progress]
+        total = sum(weights)
+        values = [0.0] * game.players
+        for side, weight in enumerate(weights):
+            share = 0.95 * weight / total
+            for seat, value in enumerate(game.win_returns(side)):
+                values[seat] += share * value
+        return tuple(values)
 
     def key(self) -> Hashable:
         """Everything that decides what follows; not the ply count."""

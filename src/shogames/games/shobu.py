@@ -38,6 +38,7 @@ counts turns as sums of products of popcounts without building them.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Mapping
 from typing import ClassVar, Final, NamedTuple
@@ -76,6 +77,8 @@ _FULL: Final = (1 << 64) - 1
 _BOARD_MASKS: Final = tuple(0xFFFF << (16 * board) for board in range(4))
 _HOMEBOARDS: Final = ((2, 3), (0, 1))  # per seat: Black owns BD, BL; White owns WD, WL
 _BOARD_COLOUR: Final = (0, 1, 0, 1)  # 0 dark, 1 light
+_BOARD_WORTH: Final = (0, 6, 10, 13, 15)
+"""The evaluation's worth of a board holding 0, 1, 2, 3 or 4 of a side's stones."""
 
 
 def _on_board_mask(df: int, dr: int, steps: int) -> int:
@@ -453,6 +456,24 @@ class ShobuState(State[ShobuMove]):
         if not self.is_terminal() or self._winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if self._winner == BLACK else (-1.0, 1.0)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """Material per board, weighted so that a board's last stones count most (docs/games/shobu.md).
+
+        A side loses when one of its four boards is empty, so each board adds :data:`_BOARD_WORTH` of the
+        side's stones there, a concave table: the fourth stone of a board is worth 2, the last one 6. The
+        difference of the two sides' sums ``d`` gives ``0.95 * tanh(d / 12)`` to Black and its negative
+        to White.
+        """
+        if self.is_terminal():
+            return self.returns()
+        score = 0
+        for board in range(4):
+            shift = 16 * board
+            score += _BOARD_WORTH[(self._black >> shift & 0xFFFF).bit_count()]
+            score -= _BOARD_WORTH[(self._white >> shift & 0xFFFF).bit_count()]
+        value = 0.95 * math.tanh(score / 12)
+        return (value, -value)
 
     def key(self) -> Hashable:
         """``(black, white, side)``: equal for equal positions whatever the turns played."""

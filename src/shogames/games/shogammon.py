@@ -23,6 +23,7 @@ losing a die that cannot be played when the other is played second (``6:-``). Ro
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
@@ -46,6 +47,14 @@ LETTERS: Final = ".PLNSGBRK"
 FILE_NAMES: Final = "987654321"
 RANK_NAMES: Final = "abcdefghi"
 DROPPABLE: Final = (PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK)
+
+PIECE_WORTH: Final = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
+"""The evaluation's worth of each kind by kind number (promoted kinds at kind + 8); kings count 0."""
+
+
+def _signed_worth(piece: int) -> float:
+    return PIECE_WORTH[piece] if piece > 0 else -PIECE_WORTH[-piece]
+
 
 DIE_MAPS: Final = {
     "classic": {PAWN: 1, LANCE: 2, KNIGHT: 2, SILVER: 3, GOLD: 4, BISHOP: 5, ROOK: 5, KING: 6},
@@ -384,6 +393,79 @@ class ShogammonState(State[ShogammonMove]):
         if self._winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if self._winner == BLACK else (-1.0, 1.0)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """Material, with points and pieces in hand (docs/games/shogammon.md, "Evaluation").
+
+        Each piece is worth :data:`PIECE_WORTH` of its kind (a pawn 1, a rook 10, a dragon 13), a piece
+        in hand 10% more, and a piece sitting in a point (which only a two-piece capture can take) 20%
+        more. The kings count nothing: taking one ends the game. The side to move's threats count too:
+        each enemy piece standing alone that one of its pieces attacks may be taken if that piece's face
+        shows (chance ``1 - ((6 - faces) / 6)²`` before the roll; 1 or 0 with the dice left known), and
+        the best such capture adds its expected worth (plus a third of the next best). The difference
+        ``d`` (Black minus White) gives ``m = 0.95 * tanh(d / 15)``; if the side to move attacks the enemy
+        king with chance ``p``, its value is ``0.95 * p + (1 - p) * m``. Black gets the value, White its
+        negative. Terminal states give their returns.
+        """
+        if self.is_terminal():
+            return self.returns()
+        worth = PIECE_WORTH
+        score = 0.0
+        for lower, upper in zip(self._lower, self._upper, strict=True):
+            if lower:
+                if upper:
+                    score += 1.2 * (_signed_worth(lower) + _signed_worth(upper))
+                else:
+                    score += _signed_worth(lower)
+        hands = self._hands
+        for kind in DROPPABLE:
+            score += 1.1 * worth[kind] * (hands[kind] - hands[8 + kind])
+        king_threat, gain = self._threats(self._side)  # the side to move's captures may come at once
+        score += gain if self._side == BLACK else -gain
+        value = 0.95 * math.tanh(score / 15)
+        if king_threat:
+            mover = value if self._side == BLACK else -value
+            mover = 0.95 * king_threat + (1.0 - king_threat) * mover
+            value = mover if self._side == BLACK else -mover
+        return (value, -value)
+
+    def _threats(self, colour: int) -> tuple[float, float]:
+        """What ``colour`` may take with its dice: the chance to take the king, and an expected worth.
+
+        The worth is that of its best capture of a lone piece, plus a third of the next best.
+        """
+        lower, upper, game = self._lower, self._upper, self._game
+        sign = 1 if colour == BLACK else -1
+        faces: dict[int, set[int]] = {}
+        for origin in range(81):
+            piece = upper[origin] or lower[origin]
+            if piece * sign <= 0:
+                continue
+            kind = piece * sign
+            face = game.face(kind)
+            steps, rays = _GEOMETRY[(kind, colour)][origin]
+            for to in steps:
+                if lower[to] * sign < 0 and not upper[to]:
+                    faces.setdefault(to, set()).add(face)
+            for ray in rays:
+                for to in ray:
+                    if lower[to]:
+                        if lower[to] * sign < 0 and not upper[to]:
+                            faces.setdefault(to, set()).add(face)
+                        break
+        king = 0.0
+        gains = [0.0, 0.0]
+        dice = self._dice
+        for square, able in faces.items():
+            # Before the roll: the chance that one of the faces shows on one of the two dice.
+            chance = float(bool(able.intersection(dice))) if dice else 1.0 - ((6 - len(able)) / 6) ** 2
+            target = -sign * lower[square]
+            if target == KING:
+                king = chance
+            else:
+                gains.append(chance * PIECE_WORTH[target])
+        gains.sort(reverse=True)
+        return king, gains[0] + gains[1] / 3
 
     def key(self) -> Hashable:
         """Board, hands, side and dice left (not the counters)."""

@@ -34,6 +34,7 @@ from the stable, ``d4xe5@d5-g7`` capture (place the rider on d5, ride to g7), ``
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Iterator, Mapping
 from fractions import Fraction
@@ -207,6 +208,13 @@ _DROP_RINGS: Final = tuple(
     )
     for side in (SOUTH, NORTH)
 )
+
+
+_HOME_DISTANCE: Final = tuple(
+    tuple(_ring_distance(square, HOME_MASKS[side]) for square in range(SIZE * SIZE))
+    for side in (SOUTH, NORTH)
+)
+"""Per side and square, the king-step distance to the side's home area (0 inside): the evaluation's race."""
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -617,6 +625,39 @@ class ShooState(State[ShooMove]):
         if self._winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.seat_of(self._winner) == BLUE else (-1.0, 1.0)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """The race: how far each side's travellers still have to go (docs/games/shoo.md, "Evaluation").
+
+        A traveller on foot costs its king-step distance to its home area (0 inside). A rider costs 2
+        more than a third of that outside (it slides like a queen, then must step off) and 3 inside, where
+        it blocks the win until it steps off. A stabled traveller costs 9. An enemy traveller in a side's
+        home area must be shooed out before that side can win: once the side has travellers home, each
+        such blocker costs it half a point per traveller home on foot (a blocker under a pending shoo
+        counts as gone). The side with less to go leads:
+        ``d`` = the opponent's cost minus one's own gives ``0.95 * tanh(d / 12)``. Terminal states give
+        their returns.
+        """
+        if self._end is not None or self._phase != _PLAY:
+            return self.returns()
+        mounted = self._mounted
+        pending = 1 << self._shoo if self._shoo >= 0 else 0  # a shooed traveller is as good as gone
+        cost = [0.0, 0.0]
+        for side in (SOUTH, NORTH):
+            distance = _HOME_DISTANCE[side]
+            travellers = self._travellers[side]
+            total = 9.0 * self._stable_travellers[side]
+            home = HOME_MASKS[side]
+            blockers = (self._travellers[side ^ 1] & home & ~pending).bit_count()
+            if blockers:
+                total += 0.5 * blockers * (travellers & ~mounted & home).bit_count()
+            for square in _bits(travellers & mounted):
+                total += 2 + (distance[square] + 2) // 3 if distance[square] else 3
+            for square in _bits(travellers & ~mounted):
+                total += distance[square]
+            cost[side] = total
+        value = 0.95 * math.tanh((cost[NORTH] - cost[SOUTH]) / 12)
+        return (value, -value) if self._south == BLUE else (-value, value)
 
     def key(self) -> Hashable:
         """Everything that decides the legal moves and the result; not the move counters or history."""

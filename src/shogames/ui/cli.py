@@ -1,4 +1,4 @@
-"""The ``shogames`` command line: list games, play at the terminal, count moves, replay records, benchmark.
+"""The ``shogames`` command line: games, play, legal moves, perft, replay, bench, arena and analysis.
 
 Every subcommand that takes a game takes its settings the same way: ``--preset NAME`` and any number of
 ``--settings "name=value ..."`` options (later values win). Bad input of any kind (an unknown game,
@@ -13,6 +13,7 @@ BDa1-a2 WLa1-a2
 from __future__ import annotations
 
 import contextlib
+import datetime
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,7 +22,8 @@ from typing import Any, TypeVar
 import click
 
 from shogames import __version__
-from shogames.agents.base import Agent, agent_names, make_agent
+from shogames.agents.base import Agent, agent_names, level_names, make_agent, parse_agent_spec
+from shogames.analysis import BLUNDER, MISTAKE, analyse_record
 from shogames.bench import run_bench
 from shogames.core.errors import NotationError, SettingsError, ShogamesError
 from shogames.core.perft import perft, perft_divide
@@ -214,10 +216,11 @@ def games_command() -> None:
 @click.option(
     "--vs",
     "agent_name",
-    metavar="AGENT",
-    default="random",
+    metavar="LEVEL",
+    default="easy",
     show_default=True,
-    help=f"The agent playing the other seats; one of: {', '.join(agent_names())}.",
+    help=f"Who plays the other seats: a level ({', '.join(level_names())}) or an agent spec"
+    f" ({', '.join(agent_names())}, with parameters as in `alphabeta:depth=3`).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the chance outcomes and the agents.")
 @_position_option(_INITIAL)
@@ -255,7 +258,7 @@ def play_command(
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401 -- gives input() line editing and history at a terminal
     agents: dict[int, Agent] = {
-        seat: make_agent(agent_name, None if seed is None else seed + seat + 1)
+        seat: make_agent(agent_name, None if seed is None else seed + seat + 1, game=game.id)
         for seat in range(game.num_players)
         if seat not in humans
     }
@@ -400,3 +403,132 @@ def bench_command(
     game = load_game(game_id, settings_texts, preset)
     for line in run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed).lines():
         click.echo(line)
+
+
+@main.command("arena")
+@click.argument("game_id", metavar="GAME")
+@click.argument("more_agents", nargs=-1, metavar="[AGENT]...")
+@_game_options
+@click.option(
+    "--agents",
+    "first_agent",
+    metavar="AGENT",
+    required=True,
+    help="The agents, after --agents and separated by spaces: levels or agent specs (at least two).",
+)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pair.")
+@click.option(
+    "--budget",
+    metavar="KEY=VALUE,...",
+    default=None,
+    help="Parameters for every agent that takes them (and does not set them), e.g. seconds=1 or nodes=5000.",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the games and the agents.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for the records, tables and plot (default: ./arena-<game>-<YYYYmmdd-HHMMSS>).",
+)
+def arena_command(
+    game_id: str,
+    more_agents: tuple[str, ...],
+    settings_texts: tuple[str, ...],
+    preset: str | None,
+    first_agent: str,
+    games: int,
+    budget: str | None,
+    jobs: int,
+    seed: int,
+    out: Path | None,
+) -> None:
+    """Play a round robin between agents in GAME and rate them.
+
+    Example: shogames arena shobu --agents random easy medium hard --games 100 --jobs 2
+
+    Every pair plays --games games, swapping seats from game to game. Prints a table of scores with 95%
+    intervals and Elo ratings with bootstrap intervals; saves every game's record (games.txt), the tables
+    (results.md, results.json) and a plot of the ratings (ratings.png) in the --out folder.
+    """
+    from shogames.arena import run_arena  # matplotlib and multiprocessing only load for this command
+
+    game = load_game(game_id, settings_texts, preset)
+    agents = [first_agent, *more_agents]
+    budget_params: dict[str, str] = {}
+    if budget:
+        budget_params = parse_agent_spec(f"budget:{budget}")[1]
+    if out is None:
+        out = Path(f"arena-{game.id}-{datetime.datetime.now():%Y%m%d-%H%M%S}")
+    pairs = len(agents) * (len(agents) - 1) // 2
+    with click.progressbar(length=pairs * games, label=f"{game.id}: {pairs} pairs x {games} games") as bar:
+        report = run_arena(
+            game.id,
+            agents,
+            games,
+            settings=dict(game.settings),
+            seed=seed,
+            jobs=jobs,
+            out=out,
+            budget=budget_params,
+            progress=lambda _result: bar.update(1),
+        )
+    click.echo(report.table())
+    click.echo(f"Records, tables and plot: {out}/")
+
+
+@main.command("analyse")
+@click.argument("path", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--depth", type=click.IntRange(min=1), default=3, show_default=True, help="Search depth.")
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=0),
+    default=100_000,
+    show_default=True,
+    help="Nodes per position (0: no limit).",
+)
+@click.option(
+    "--game-number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which record of the file.",
+)
+@click.option(
+    "--mistake", type=float, default=MISTAKE, show_default=True, help="Loss of value that is a mistake."
+)
+@click.option(
+    "--blunder", type=float, default=BLUNDER, show_default=True, help="Loss of value that is a blunder."
+)
+def analyse_command(
+    path: Path, depth: int, nodes: int, game_number: int, mistake: float, blunder: float
+) -> None:
+    """Analyse every move of a game record with alpha-beta search.
+
+    For each move: the mover's value of the move played and of the search's preferred move (from -1, lost,
+    to +1, won), the preferred move, and a flag when the move played loses at least --mistake (?) or
+    --blunder (??) of value.
+    """
+    records = read_records(path.read_text(encoding="utf-8"))
+    if not 1 <= game_number <= len(records):
+        raise ShogamesUsageError(
+            f"{path} holds {len(records)} record(s); --game-number {game_number} is not one"
+        )
+    record = records[game_number - 1]
+    analysed = analyse_record(record, depth=depth, nodes=nodes)
+    click.echo(f"{record.game_id}: {len(analysed)} moves analysed (alpha-beta, depth {depth}, {nodes} nodes)")
+    click.echo(f"{'ply':>5}  {'mover':<10} {'played':<22} {'value':>6}  {'best':<22} {'value':>6}")
+    counts: dict[str, dict[str, int]] = {}
+    for move in analysed:
+        verdict = move.verdict(mistake, blunder)
+        mark = {"blunder": "??", "mistake": "?"}.get(verdict, "")
+        best = "" if move.best == move.played else move.best
+        click.echo(
+            f"{move.ply:>5}  {move.mover:<10} {move.played + mark:<22} {move.played_value:>+6.2f}  "
+            f"{best:<22} {move.best_value:>+6.2f}"
+        )
+        if verdict:
+            tally = counts.setdefault(move.mover, {"mistake": 0, "blunder": 0})
+            tally[verdict] += 1
+    for mover, tally in counts.items():
+        click.echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")

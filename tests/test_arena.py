@@ -1,0 +1,170 @@
+"""The arena (seats, scores, Elo, files), `shogames arena`, `shogames analyse` and `play --vs LEVEL`."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from shogames.analysis import analyse_record
+from shogames.arena import GameResult, GameTask, elo_ratings, pair_scores, play_task, run_arena, tasks_for
+from shogames.records import read_records, replay
+from shogames.ui.cli import main
+
+
+def test_seats_alternate_between_games() -> None:
+    task = GameTask("sho", None, (("players", 3),), "a", "b", (0, 1), 0, 0)
+    assert task.seats(3) == ["a", "b", "a"]
+    odd = GameTask("sho", None, (("players", 3),), "a", "b", (0, 1), 1, 0)
+    assert odd.seats(3) == ["b", "a", "b"]
+    assert odd.seats(2) == ["b", "a"]
+
+
+def test_tasks_cover_every_pair() -> None:
+    tasks = tasks_for("shobu", ["x", "y", "z"], 3)
+    assert len(tasks) == 9
+    assert {task.pair for task in tasks} == {(0, 1), (0, 2), (1, 2)}
+    with pytest.raises(ValueError, match="at least two agents"):
+        tasks_for("shobu", ["x"], 3)
+
+
+def test_a_game_scores_from_the_first_agents_seats() -> None:
+    for number in range(4):
+        result = play_task(GameTask("shobu", None, (), "medium", "random", (0, 1), number, 5))
+        assert result.score == 1.0  # one-ply greedy beats random at Shobu from either seat
+        record = read_records(result.record)[0]
+        final = replay(record).final_state
+        seat = 0 if number % 2 == 0 else 1
+        assert final.returns()[seat] == 1.0
+        assert record.headers[("Black", "White")[seat]] == "medium"
+
+
+def test_elo_of_equal_and_lopsided_pairs() -> None:
+    even = elo_ratings(2, {(0, 1): (50.0, 100)})
+    assert even == pytest.approx([0.0, 0.0], abs=1e-6)
+    strong = elo_ratings(2, {(0, 1): (75.0, 100)})
+    assert strong[1] == pytest.approx(-400 * math.log10(75.5 / 25.5), abs=0.5)  # with one virtual draw
+    chain = elo_ratings(3, {(0, 1): (50.0, 100), (1, 2): (90.0, 100), (0, 2): (90.0, 100)})
+    assert chain[0] == 0.0 and chain[1] == pytest.approx(0.0, abs=1e-6) and chain[2] < -300
+
+
+def test_pair_scores_count_results_with_an_interval() -> None:
+    results = [GameResult((0, 1), k, score, 10, "normal", 0.1, "") for k, score in enumerate([1, 1, 0.5, 0])]
+    (pair,) = pair_scores(["a", "b"], results)
+    assert (pair.wins, pair.draws, pair.losses, pair.score) == (2, 1, 1, 0.625)
+    assert pair.low < 0.625 < pair.high
+
+
+def test_run_arena_writes_records_tables_and_plot(tmp_path: Path) -> None:
+    report = run_arena("shobu", ["easy", "random"], 4, jobs=2, out=tmp_path, seed=3)
+    assert [pair.games for pair in report.pairs] == [4]
+    assert {rating.agent for rating in report.ratings} == {"easy", "random"}
+    records = read_records((tmp_path / "games.txt").read_text())
+    assert len(records) == 4
+    for record in records:
+        replay(record)
+    assert json.loads((tmp_path / "results.json").read_text())["games_per_pair"] == 4
+    assert "| easy | random | 4 |" in (tmp_path / "results.md").read_text()
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    again = run_arena("shobu", ["easy", "random"], 4, jobs=1, seed=3)  # same games, whatever the jobs
+    assert [p.score for p in again.pairs] == [p.score for p in report.pairs]
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "shobu",
+            "--agents",
+            "greedy",
+            "random",
+            "alphabeta:depth=1",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "| greedy | random | 2 |" in result.output
+    assert "Elo" in result.output
+    assert len(read_records((out / "games.txt").read_text())) == 6
+    bad = CliRunner().invoke(main, ["arena", "shobu", "--agents", "greedy", "nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown agent 'nobody'" in bad.output
+    budget = CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "shobu",
+            "--agents",
+            "hard",
+            "random",
+            "--games",
+            "1",
+            "--budget",
+            "nodes=300",
+            "--out",
+            str(out),
+        ],
+    )
+    assert budget.exit_code == 0, budget.output
+    assert "hard(alphabeta:depth=3,nodes=10000)" not in budget.output  # the spec's own nodes win
+
+
+_SHORT = {"shobu": "max_turns=12", "shoo": "max_plies=14", "sho": "max_turns=6", "shogammon": "max_turns=8"}
+
+
+@pytest.mark.parametrize("game_id", ["shobu", "shoo", "sho", "shogammon"])
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.sgr"
+    result = CliRunner().invoke(
+        main,
+        [
+            "play",
+            game_id,
+            "--settings",
+            _SHORT[game_id],
+            "--seat",
+            "none",
+            "--vs",
+            level,
+            "--seed",
+            "4",
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    record = read_records(path.read_text())[0]
+    assert level in record.headers.values()
+    assert replay(record).final_state.is_terminal()
+
+
+def test_analyse_flags_a_missed_win(tmp_path: Path) -> None:
+    from shogames.agents import make_agent
+    from shogames.core.registry import make
+    from shogames.match import play_game
+
+    game = make("shobu")
+    _, record = play_game(game, [make_agent("random", 1), make_agent("medium", 2, game="shobu")], seed=0)
+    analysed = analyse_record(record, depth=2, nodes=0)
+    assert len(analysed) == len(record.moves)
+    assert all(move.loss >= 0 for move in analysed)
+    assert any(move.verdict() == "blunder" for move in analysed if move.mover == "Black")
+    last = analysed[-1]
+    assert last.mover == "White" and last.best_value > 0.99 and last.verdict() == ""
+    path = tmp_path / "game.sgr"
+    from shogames.records import write_record
+
+    path.write_text(write_record(record))
+    result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2"])
+    assert result.exit_code == 0, result.output
+    assert "??" in result.output and "blunder(s)" in result.output
+    bad = CliRunner().invoke(main, ["analyse", str(path), "--game-number", "2"])
+    assert bad.exit_code == 2 and "holds 1 record" in bad.output
