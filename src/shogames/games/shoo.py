@@ -632,11 +632,11 @@ class ShooState(State[ShooMove]):
         A traveller on foot costs its king-step distance to its home area (0 inside). A rider costs 2
         more than a third of that outside (it slides like a queen, then must step off) and 4 inside, where
         it blocks the win until it steps off (more than just outside: a rider that fills the last square
-        of a home area can never step off there). A stabled traveller costs 9. An enemy traveller or a
-        free horse in a side's home area must be shooed out (or slid, held away or retired) before that
-        side can win: each such blocker costs the side half a point per traveller it has home on foot (a
-        blocker under a pending shoo counts as gone). The side with less to go leads: ``d`` = the
-        opponent's cost minus one's own gives ``0.95 * tanh(d / 12)``. Terminal states give their returns.
+        of a home area can never step off there). A stabled traveller costs 9. An enemy traveller in a
+        side's home area must be shooed out before that side can win: each such blocker costs the side
+        half a point per traveller it has home on foot (a blocker under a pending shoo counts as gone).
+        The side with less to go leads: ``d`` = the opponent's cost minus one's own gives
+        ``0.95 * tanh(d / 12)``. Terminal states give their returns.
         """
         if self._end is not None or self._phase != _PLAY:
             return self.returns()
@@ -648,7 +648,7 @@ class ShooState(State[ShooMove]):
             travellers = self._travellers[side]
             total = 9.0 * self._stable_travellers[side]
             home = HOME_MASKS[side]
-            blockers = ((self._travellers[side ^ 1] | self._horses) & home & ~pending).bit_count()
+            blockers = (self._travellers[side ^ 1] & home & ~pending).bit_count()
             if blockers:
                 total += 0.5 * blockers * (travellers & ~mounted & home).bit_count()
             for square in _bits(travellers & mounted):
