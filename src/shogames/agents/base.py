@@ -138,6 +138,17 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), params
 
 
+def format_agent_spec(name: str, params: Mapping[str, object]) -> str:
+    """Write a spec back as text, the inverse of :func:`parse_agent_spec`.
+
+    >>> format_agent_spec("mcts", {"iterations": 500, "rollout": 0})
+    'mcts:iterations=500,rollout=0'
+    """
+    if not params:
+        return name
+    return f"{name}:{','.join(f'{key}={value}' for key, value in params.items())}"
+
+
 def make_agent(
     spec: str, seed: int | None = None, *, game: str | None = None, budget: Mapping[str, str] | None = None
 ) -> Agent:
@@ -181,7 +192,7 @@ def _with_budget(spec: str, budget: Mapping[str, str]) -> str:
     if not extra:
         return spec
     merged = {**params, **extra}
-    return f"{name}:{','.join(f'{key}={value}' for key, value in merged.items())}"
+    return format_agent_spec(name, merged)
 
 
 def build_agent(spec: str, seed: int | None = None) -> Agent:
@@ -206,5 +217,5 @@ def build_agent(spec: str, seed: int | None = None) -> Agent:
         values[key] = _convert(name, key, allowed[key], text)
     agent = factory(seed, **values)
     if params:
-        agent.name = f"{name}:{','.join(f'{key}={value}' for key, value in params.items())}"
+        agent.name = format_agent_spec(name, params)
     return agent
