@@ -216,6 +216,10 @@ _HOME_DISTANCE: Final = tuple(
 )
 """Per side and square, the king-step distance to the side's home area (0 inside): the evaluation's race."""
 
+_STUCK: Final = 40
+"""The evaluation's extra cost of a side whose home area is full of its travellers with a rider among them:
+no traveller may leave a home area, so that rider can never step off and the side can never win."""
+
 
 def _bits(mask: int) -> Iterator[int]:
     """The set squares of a bitboard, lowest first."""
@@ -632,9 +636,10 @@ class ShooState(State[ShooMove]):
         A traveller on foot costs its king-step distance to its home area (0 inside). A rider costs 2
         more than a third of that outside (it slides like a queen, then must step off) and 4 inside, where
         it blocks the win until it steps off (more than just outside: a rider that fills the last square
-        of a home area can never step off there). A stabled traveller costs 9. An enemy traveller in a
-        side's home area must be shooed out before that side can win: each such blocker costs the side
-        half a point per traveller it has home on foot (a blocker under a pending shoo counts as gone).
+        of a home area can never step off there, and such a side costs 40 more). A stabled traveller
+        costs 9. An enemy traveller in a side's home area must be shooed out before that side can win:
+        each such blocker costs the side half a point per traveller it has home on foot (a blocker under
+        a pending shoo counts as gone).
         The side with less to go leads: ``d`` = the opponent's cost minus one's own gives
         ``0.95 * tanh(d / 12)``. Terminal states give their returns.
         """
@@ -653,6 +658,8 @@ class ShooState(State[ShooMove]):
                 total += 0.5 * blockers * (travellers & ~mounted & home).bit_count()
             for square in _bits(travellers & mounted):
                 total += 2 + (distance[square] + 2) // 3 if distance[square] else 4
+            if travellers & home == home and travellers & mounted & home:
+                total += _STUCK  # a full home area with a rider in it can never be won: nobody can leave
             for square in _bits(travellers & ~mounted):
                 total += distance[square]
             cost[side] = total
