@@ -532,3 +532,28 @@ def analyse_command(
             tally[verdict] += 1
     for mover, tally in counts.items():
         click.echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")
+
+
+@main.command("serve")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every one)."
+)
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on."
+)
+@click.option(
+    "--database",
+    default=None,
+    help="SQLAlchemy async database URL [default: sqlite+aiosqlite:///shogames.db, a file here; "
+    "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
+)
+def serve_command(host: str, port: int, database: str | None) -> None:
+    """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
+    from shogames.server.app import serve
+    from shogames.server.db import DEFAULT_DATABASE_URL
+
+    serve(host, port, database or DEFAULT_DATABASE_URL)
+
+
+if __name__ == "__main__":  # python -m shogames.ui.cli, as the server tests start it
+    main()

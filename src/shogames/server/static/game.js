@@ -1,0 +1,321 @@
+// The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
+import { describeSettings, drawBoard, drawMoves, loadRenderer, text } from "/static/board.js";
+
+const root = document.getElementById("game");
+const gameId = root.dataset.gameId;
+const boardElement = document.getElementById("board");
+const choices = document.getElementById("choices");
+const statusLine = document.getElementById("status");
+const message = document.getElementById("message");
+const seatList = document.getElementById("seats");
+const moveList = document.getElementById("moves");
+
+const renderer = await loadRenderer(root.dataset.game);
+let snap = null; // the latest snapshot from the server
+let receivedAt = 0; // when it arrived (performance.now), for the clocks
+let viewPly = null; // null: the live position; else the ply being looked at
+let stepView = null; // the position shown while stepping
+const stepCache = new Map();
+let selection = []; // targets clicked so far
+let orientation = null;
+let sending = false;
+const mySeats = new Map(); // seat number -> token
+
+// --- Tokens: from the link's fragment (#token=...), kept for this tab so a reload keeps them. ---
+function fragmentTokens() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const raw = params.get("token");
+  if (raw) sessionStorage.setItem(`tokens:${gameId}`, raw);
+  const kept = raw ?? sessionStorage.getItem(`tokens:${gameId}`) ?? "";
+  return kept.split(",").filter(Boolean);
+}
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok) throw new Error(data.error ?? `the server answered ${response.status}`);
+  return data;
+}
+
+for (const token of fragmentTokens()) {
+  try {
+    const { seat } = await api(`/api/games/${gameId}/seat`, { token });
+    mySeats.set(seat, token);
+  } catch (error) {
+    showMessage(`This link's token was not accepted: ${error.message}`);
+  }
+}
+
+function showMessage(textContent) {
+  message.textContent = textContent;
+}
+
+// --- The live connection. ---
+let socket = null;
+let retry = 500;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const since = snap ? snap.version : -1;
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}?since=${since}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    root.classList.remove("offline");
+  });
+  socket.addEventListener("message", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "game") accept(data);
+    else if (data.type === "error") showMessage(data.message);
+  });
+  socket.addEventListener("close", () => {
+    root.classList.add("offline");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function accept(data) {
+  if (snap && data.version < snap.version) return;
+  if (snap && data.ply < snap.ply) stepCache.clear();
+  const moved = !snap || data.version !== snap.version;
+  snap = data;
+  receivedAt = performance.now();
+  if (moved) selection = [];
+  if (orientation === null) orientation = mySeats.size === 1 ? [...mySeats.keys()][0] : 0;
+  if (viewPly !== null && viewPly >= snap.ply) viewPly = null;
+  render();
+}
+
+// --- Moving by clicking. ---
+function isMyTurn() {
+  return snap && snap.status === "active" && viewPly === null && mySeats.has(snap.to_move) && !sending;
+}
+
+function candidates() {
+  return snap.legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+}
+
+function nextTargets() {
+  const next = new Set();
+  for (const move of candidates()) {
+    if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
+  }
+  return next;
+}
+
+function clickTarget(target) {
+  if (!isMyTurn()) return;
+  showMessage("");
+  const depth = selection.length;
+  if (depth > 0 && selection[depth - 1] === target) {
+    selection.pop();
+  } else if (nextTargets().has(target)) {
+    selection.push(target);
+  } else if (snap.legal.some((move) => move.clicks[0] === target)) {
+    selection = [target];
+  } else {
+    selection = [];
+  }
+  const complete = candidates().find((move) => move.clicks.length === selection.length);
+  if (complete && selection.length > 0) {
+    play(complete.text);
+  } else {
+    render();
+  }
+}
+
+async function play(moveText) {
+  const seat = snap.to_move;
+  sending = true;
+  render();
+  try {
+    accept(await api(`/api/games/${gameId}/moves`, { move: moveText, token: mySeats.get(seat), version: snap.version }));
+  } catch (error) {
+    showMessage(error.message);
+    selection = [];
+  } finally {
+    sending = false;
+    render();
+  }
+}
+
+boardElement.addEventListener("click", (event) => {
+  const element = event.target.closest("[data-target]");
+  if (element) clickTarget(element.getAttribute("data-target"));
+});
+
+// --- Drawing. ---
+function seatName(seat) {
+  return snap.seats[seat]?.name ?? snap.game.players[seat];
+}
+
+function render() {
+  if (!snap) return;
+  const names = snap.game.players;
+  const live = viewPly === null;
+  const view = live ? snap.position : stepView.position;
+  const mine = isMyTurn();
+  const next = mine ? nextTargets() : new Set();
+  drawBoard(boardElement, renderer, view, {
+    orientation,
+    names,
+    last: live ? snap.last : stepView.last,
+    selectable: [...next].filter((target) => !target.startsWith("opt:")),
+    selected: selection,
+  });
+  boardElement.classList.toggle("my-turn", mine);
+  // Choices that are not on the board (promote, hush, which die) are buttons.
+  choices.replaceChildren();
+  for (const target of next) {
+    if (!target.startsWith("opt:")) continue;
+    const button = text("button", target.slice(4), "choice");
+    button.type = "button";
+    button.dataset.target = target;
+    button.addEventListener("click", () => clickTarget(target));
+    choices.append(button);
+  }
+  if (selection.length > 0) {
+    const cancel = text("button", "cancel", "cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", () => {
+      selection = [];
+      render();
+    });
+    choices.append(cancel);
+  }
+  statusLine.textContent = statusText();
+  const rules = document.getElementById("rules");
+  if (!rules.firstChild) describeSettings(rules, snap.game);
+  drawSeats();
+  drawMoves(moveList, snap.moves, snap.seats.map((seat) => seat.name), live ? snap.ply : viewPly, stepTo);
+  document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
+  document.getElementById("takeback").hidden = !(
+    snap.status === "active" && mySeats.size > 0 && snap.seats.some((seat) => seat.kind === "ai") &&
+    snap.moves.some((move) => mySeats.has(move.seat))
+  );
+}
+
+function statusText() {
+  if (viewPly !== null) return `Looking at the position after move ${viewPly} of ${snap.ply}.`;
+  if (snap.status !== "active") return `Game over: ${snap.result_text}.`;
+  if (snap.to_move === -1) return "Throwing…";
+  const who = seatName(snap.to_move);
+  if (isMyTurn() || (sending && mySeats.has(snap.to_move))) {
+    return mySeats.size > 1 ? `${who} (${snap.game.players[snap.to_move]}) to move.` : "Your move.";
+  }
+  const seat = snap.seats[snap.to_move];
+  return seat?.kind === "ai" ? `${who} is thinking…` : `Waiting for ${who} (${snap.game.players[snap.to_move]}).`;
+}
+
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return `${minutes}:${seconds}`;
+}
+
+function clockFor(seat) {
+  const clock = snap?.clock;
+  if (!clock) return null;
+  const elapsed = snap.status === "active" && clock.running === seat ? performance.now() - receivedAt : 0;
+  if (clock.kind === "fischer") return clockText(clock.remaining_ms[seat] - elapsed);
+  if (clock.running === seat && clock.move_left_ms !== null) return clockText(clock.move_left_ms - elapsed);
+  return clockText(clock.limit_ms);
+}
+
+function drawSeats() {
+  seatList.replaceChildren();
+  snap.seats.forEach((seat, index) => {
+    const item = document.createElement("li");
+    item.className = `seat seat-${index}`;
+    if (snap.status === "active" && snap.to_move === index) item.classList.add("to-move");
+    const label = `${snap.game.players[index]}: ${seat.name}`;
+    item.append(text("span", label, "seat-name"));
+    if (seat.kind === "ai") item.append(text("span", `AI ${seat.agent}`, "tag"));
+    if (mySeats.has(index)) item.append(text("span", "you", "tag you"));
+    const clock = clockFor(index);
+    if (clock !== null) item.append(text("span", clock, "clock"));
+    seatList.append(item);
+  });
+}
+
+setInterval(() => {
+  if (snap?.clock && snap.status === "active") drawSeats();
+}, 250);
+
+// --- Stepping through the game. ---
+async function stepTo(ply) {
+  if (!snap) return;
+  if (ply >= snap.ply) {
+    viewPly = null;
+    render();
+    return;
+  }
+  ply = Math.max(0, ply);
+  if (!stepCache.has(ply)) stepCache.set(ply, await api(`/api/games/${gameId}/positions/${ply}`));
+  stepView = stepCache.get(ply);
+  viewPly = ply;
+  selection = [];
+  render();
+}
+
+document.getElementById("first").addEventListener("click", () => stepTo(0));
+document.getElementById("prev").addEventListener("click", () => stepTo((viewPly ?? snap.ply) - 1));
+document.getElementById("next").addEventListener("click", () => stepTo((viewPly ?? snap.ply) + 1));
+document.getElementById("latest").addEventListener("click", () => stepTo(snap.ply));
+document.addEventListener("keydown", (event) => {
+  if (!snap || event.target.closest("input, textarea")) return;
+  if (event.key === "ArrowLeft") stepTo((viewPly ?? snap.ply) - 1);
+  else if (event.key === "ArrowRight") stepTo((viewPly ?? snap.ply) + 1);
+  else if (event.key === "Escape") {
+    selection = [];
+    render();
+  }
+});
+
+document.getElementById("flip").addEventListener("click", () => {
+  orientation = ((orientation ?? 0) + 1) % snap.game.players.length;
+  render();
+});
+
+document.getElementById("resign").addEventListener("click", async () => {
+  const seat = mySeats.has(snap.to_move) ? snap.to_move : [...mySeats.keys()][0];
+  if (!confirm(`Resign the game as ${snap.game.players[seat]}?`)) return;
+  try {
+    accept(await api(`/api/games/${gameId}/resign`, { token: mySeats.get(seat) }));
+  } catch (error) {
+    showMessage(error.message);
+  }
+});
+
+document.getElementById("takeback").addEventListener("click", async () => {
+  const seat = [...mySeats.keys()].find((s) => snap.moves.some((move) => move.seat === s));
+  try {
+    accept(await api(`/api/games/${gameId}/takeback`, { token: mySeats.get(seat) }));
+  } catch (error) {
+    showMessage(error.message);
+  }
+});
+
+// Links kept by the browser that created an online game.
+const invites = JSON.parse(sessionStorage.getItem(`invites:${gameId}`) ?? "null");
+if (invites) {
+  const list = document.getElementById("invite-list");
+  for (const invite of invites) {
+    const item = document.createElement("li");
+    const url = new URL(invite.link, location.href).href;
+    item.append(text("span", `${invite.label}: `), text("code", url, "link"));
+    const copy = text("button", "copy", "copy");
+    copy.type = "button";
+    copy.addEventListener("click", () => navigator.clipboard?.writeText(url));
+    item.append(copy);
+    list.append(item);
+  }
+  document.getElementById("invites").hidden = false;
+}
+
+accept(await api(`/api/games/${gameId}`));
+connect();

@@ -1,0 +1,195 @@
+// The home page's new-game form: the game, its rules and settings, who plays each seat, and the clock.
+import { text } from "/static/board.js";
+
+const catalog = JSON.parse(document.getElementById("catalog").textContent);
+const form = document.getElementById("new-game");
+const gameChoice = document.getElementById("game-choice");
+const presetSelect = document.getElementById("preset");
+const settingsInput = document.getElementById("settings");
+const settingsHelp = document.getElementById("settings-help");
+const seatsBox = document.getElementById("seats");
+const formError = document.getElementById("form-error");
+const clockKind = document.getElementById("clock-kind");
+
+const BLURBS = {
+  shobu: "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour",
+  shoo: "a 9×9 travelling game with neutral horses, shooing and hushing",
+  sho: "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra",
+  shogammon: "shogi played with two dice and stacked points",
+};
+
+const ORDER = ["shoo", "shobu", "sho", "shogammon"];
+catalog.games.sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
+let gameId = new URLSearchParams(location.search).get("game") ?? "shobu";
+if (!catalog.games.some((game) => game.id === gameId)) gameId = catalog.games[0].id;
+
+for (const game of catalog.games) {
+  const label = document.createElement("label");
+  label.className = "game-card";
+  const input = document.createElement("input");
+  input.type = "radio";
+  input.name = "game";
+  input.value = game.id;
+  input.checked = game.id === gameId;
+  input.addEventListener("change", () => {
+    gameId = game.id;
+    fillRules();
+  });
+  label.append(input, text("strong", game.name), text("span", BLURBS[game.id] ?? "", "blurb"));
+  gameChoice.append(label);
+}
+
+function currentGame() {
+  return catalog.games.find((game) => game.id === gameId);
+}
+
+function fillRules() {
+  const game = currentGame();
+  presetSelect.replaceChildren(text("option", "standard"));
+  presetSelect.firstChild.value = "";
+  for (const preset of game.presets) {
+    const option = text("option", preset);
+    option.value = preset;
+    presetSelect.append(option);
+  }
+  settingsInput.value = "";
+  settingsHelp.replaceChildren();
+  const list = document.createElement("dl");
+  for (const setting of game.settings) {
+    list.append(text("dt", `${setting.name}=${setting.default}`), text("dd", `${setting.description} (${setting.values})`));
+  }
+  settingsHelp.append(list);
+  clockKind.value = game.id === "shoo" ? "per_move" : "none";
+  clockKind.dispatchEvent(new Event("change"));
+  refreshSeats();
+}
+
+let seatNames = [];
+let refreshTimer = null;
+async function refreshSeats() {
+  const params = new URLSearchParams({ game: gameId, preset: presetSelect.value, settings: settingsInput.value });
+  const response = await fetch(`/api/seats?${params}`);
+  const data = await response.json();
+  if (!response.ok) {
+    formError.textContent = data.error;
+    return;
+  }
+  formError.textContent = "";
+  seatNames = data.seats;
+  drawSeats();
+}
+
+function seatOptions(index) {
+  const select = document.createElement("select");
+  select.className = "seat-kind";
+  select.dataset.seat = String(index);
+  const choices = [
+    ["me", "you, on this screen"],
+    ["invite", "a person with an invite link"],
+    ...catalog.levels.map((level) => [`ai:${level}`, `computer: ${level}`]),
+  ];
+  for (const [value, label] of choices) {
+    const option = text("option", label);
+    option.value = value;
+    select.append(option);
+  }
+  select.value = index === 0 ? "me" : "ai:easy";
+  return select;
+}
+
+function drawSeats() {
+  const old = [...seatsBox.querySelectorAll(".seat-row")].map((row) => [
+    row.querySelector("select").value,
+    row.querySelector("input").value,
+  ]);
+  seatsBox.querySelectorAll(".seat-row").forEach((row) => row.remove());
+  seatNames.forEach((name, index) => {
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const select = seatOptions(index);
+    const nameInput = document.createElement("input");
+    nameInput.placeholder = "name (optional)";
+    nameInput.maxLength = 40;
+    nameInput.className = "seat-player";
+    if (old[index]) {
+      select.value = old[index][0];
+      nameInput.value = old[index][1];
+    }
+    const sync = () => (nameInput.hidden = select.value.startsWith("ai:"));
+    select.addEventListener("change", sync);
+    sync();
+    row.append(text("span", name, "seat-label"), select, nameInput);
+    seatsBox.append(row);
+  });
+}
+
+presetSelect.addEventListener("change", refreshSeats);
+settingsInput.addEventListener("input", () => {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refreshSeats, 300);
+});
+clockKind.addEventListener("change", () => {
+  document.getElementById("clock-fischer").hidden = clockKind.value !== "fischer";
+  document.getElementById("clock-per-move").hidden = clockKind.value !== "per_move";
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  formError.textContent = "";
+  const rows = [...seatsBox.querySelectorAll(".seat-row")];
+  const picks = rows.map((row) => ({ choice: row.querySelector("select").value, name: row.querySelector("input").value }));
+  const seats = picks.map(({ choice, name }) =>
+    choice.startsWith("ai:") ? { kind: "ai", agent: choice.slice(3) } : { kind: "person", name: name || null },
+  );
+  const mode = picks.some((pick) => pick.choice === "invite")
+    ? "online"
+    : picks.some((pick) => pick.choice.startsWith("ai:"))
+      ? "computer"
+      : "hotseat";
+  const clock =
+    clockKind.value === "fischer"
+      ? { kind: "fischer", minutes: Number(document.getElementById("clock-minutes").value), increment: Number(document.getElementById("clock-increment").value) }
+      : clockKind.value === "per_move"
+        ? { kind: "per_move", seconds: Number(document.getElementById("clock-seconds").value) }
+        : null;
+  const body = { game: gameId, preset: presetSelect.value || null, settings: settingsInput.value, mode, seats, clock };
+  const response = await fetch("/api/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) {
+    formError.textContent = data.error;
+    return;
+  }
+  const mine = data.seats.filter((seat, index) => picks[index].choice === "me").map((seat) => seat.link.split("#token=")[1]);
+  const target = mine.length ? `${data.url}#token=${mine.join(",")}` : data.url;
+  const invites = data.seats
+    .filter((seat, index) => picks[index].choice === "invite")
+    .map((seat) => ({ label: `${seatNames[seat.seat]} (${seat.name})`, link: seat.link }));
+  if (invites.length) {
+    invites.push({ label: "spectators", link: data.spectate });
+    sessionStorage.setItem(`invites:${data.id}`, JSON.stringify(invites));
+    const list = document.getElementById("invite-list");
+    list.replaceChildren();
+    for (const invite of invites) {
+      const url = new URL(invite.link, location.href).href;
+      const item = document.createElement("li");
+      const anchor = text("a", url, "invite-link");
+      anchor.href = url;
+      anchor.dataset.label = invite.label;
+      item.append(text("span", `${invite.label}: `), anchor);
+      list.append(item);
+    }
+    const go = document.getElementById("invite-go");
+    go.href = target;
+    go.hidden = mine.length === 0;
+    document.getElementById("invites").hidden = false;
+    form.hidden = true;
+    return;
+  }
+  location.href = target;
+});
+
+fillRules();

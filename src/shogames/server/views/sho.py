@@ -1,0 +1,220 @@
+"""Sho in the browser: what the renderer (``static/games/sho.js``) is told, and the clicks of each move.
+
+The view reads the state's public facts (``stack_at``, ``hand``, ``borne_off``, ``values``, ``seat``,
+``side``, ``to_move``, ``winner_side``, ...) and, for the step's details that have no property of their
+own (the phase, the pa ra count, the step's first throw, ``moved=``, ``banked=``, Sho-mo, placings,
+who has entered), the documented position text of :meth:`ShoState.to_text`. It holds no rules.
+
+View fields (``position_view``)
+-------------------------------
+``game``
+    ``"sho"``.
+``shells``, ``goal``
+    Shells in the line and the goal position. Track positions run ``1 .. goal - 1``; position *k* is the
+    space just after shell *k*; a move reaching ``goal`` bears the stack off.
+``players``, ``seat_side``
+    The number of seats, and the side whose coins each seat moves (seat 0 first).
+``teams``
+    ``None`` for players alone, else the two teams as lists of seats (``[[0, 2], [1, 3]]``).
+``sides``
+    One entry per side (a player, or a team sharing coins): ``side``, ``letter`` (``a`` .. ``d``),
+    ``seats`` (the seats that move its coins), ``hand``, ``off`` (borne off), ``on_track`` (coins on the
+    track), ``coins`` (its total), ``entered`` (whether it has ever entered a coin) and ``place`` (its
+    finishing place from 1 under ``play_to_placings``, else ``None``).
+``stacks``
+    Every stack on the track from position 1 upward: ``pos``, ``side``, ``size`` and ``shomo`` (an opening
+    stack under ``opening_kill=topup3_on_shomo``).
+``seat``, ``side``
+    The seat whose turn it is (also while the dice are thrown for it) and the side it moves.
+``to_move``
+    The seat to move, ``-1`` while the dice are thrown (the server throws them), ``None`` once over.
+``phase``
+    ``"throw"`` (dice to be thrown), ``"move"``, ``"follow"`` (the second part of a flexible pa ra, or a
+    finishing overflow), ``"draw"`` (the draw of the first seat) or ``"over"``.
+``values``
+    The values left to spend in this step (phase move or follow), or carried into the next throw.
+``paras``
+    The pa ra (1,1) thrown in this step so far.
+``first_throw``
+    The step's first throw as ``[low, high]``, or ``None``. With ``paras == 0`` it is the last throw.
+``dice``
+    The dice to show: ``first_throw`` (the pa ra faces ``[1, 1]`` when ``paras > 0``), or ``None``.
+``moved``
+    In the follow phase of a flexible pa ra: the position of the stack that may not move again, or ``None``.
+``bonus``
+    In that follow phase: whether the first part already earned another throw.
+``banked``
+    Under ``para_mode=pool``: bonus throws banked in this step.
+``para_mode``, ``turns``, ``max_turns``, ``ply``
+    The pa ra rule in force; seat turns completed and the turn cap; plies so far.
+``terminal``, ``truncated``, ``winner_side``, ``winner_seats``, ``returns``
+    The end of the game: whether it is over, whether it was cut by the turn cap (a draw), the winning
+    side and its seats (``None`` and ``[]`` while going on or when drawn), each seat's return (``None``
+    while going on).
+``text``
+    The position text.
+
+Clicks (``move_clicks``)
+------------------------
+Targets drawn on the board: ``shell:<n>`` (track position *n*, the space after shell *n*), ``hand:<side>``
+(the coins in hand of a side; with four players in teams sharing coins, side 0 is seats 1 and 3, side 1
+seats 2 and 4, otherwise the side is the seat), and ``goal``.
+
+- A stack moves with ``shell:<from>``, then its destination: ``shell:<to>``, or ``goal`` when it bears off.
+- An entry starts with ``hand:<side>`` instead, then its destination.
+- Where several moves share the same source and destination (different values with the same sum, such as
+  ``23:2+11`` and ``23:13``; several values that all bear off; the six-three ``h2:9`` and ``h9:9``), a
+  choice button follows: ``opt:use 2+11`` / ``opt:use 13``, or ``opt:2 coins`` / ``opt:9 coins``.
+- ``pass`` is the button ``opt:pass``; ``rethrow`` (``para_mode=ios``) is ``opt:throw again``.
+- Chance moves (throws, the first-seat draw) have no clicks: the server plays them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shogames.core.protocol import CHANCE, State
+from shogames.games.sho import ENTER, MOVE, PASS, RETHROW, SIDE_LETTERS, ShoMove, ShoState
+
+
+def _text_fields(state: ShoState) -> tuple[list[str], dict[str, str]]:
+    """The ten fixed fields of the position text and its optional ``name=value`` fields."""
+    fields = state.to_text().split()
+    extra = dict(pair.partition("=")[::2] for pair in fields[10:])
+    return fields[:10], extra
+
+
+def position_view(state: State[Any]) -> dict[str, Any]:
+    """A JSON-ready description of a Sho position for ``static/games/sho.js`` (fields in the module doc).
+
+    Args:
+        state: a :class:`~shogames.games.sho.ShoState`.
+
+    Returns:
+        The track, the sides' hands and borne-off coins, the step's dice and values, and the result.
+    """
+    assert isinstance(state, ShoState)
+    game = state.game
+    fields, extra = _text_fields(state)
+    goal = game.goal
+    stacks: list[dict[str, Any]] = []
+    on_track = [0] * game.num_sides
+    shomo = {int(p) for p in extra["shomo"].split(",")} if "shomo" in extra else set()
+    for position in range(1, goal):
+        stack = state.stack_at(position)
+        if stack is not None:
+            side, size = stack
+            on_track[side] += size
+            stacks.append({"pos": position, "side": side, "size": size, "shomo": position in shomo})
+    seat_side = [game.side_of(seat) for seat in range(game.players)]
+    entered = set(extra.get("entered", ""))
+    placed = extra.get("placed", "")
+    sides = [
+        {
+            "side": side,
+            "letter": SIDE_LETTERS[side],
+            "seats": [seat for seat in range(game.players) if seat_side[seat] == side],
+            "hand": state.hand[side],
+            "off": state.borne_off[side],
+            "on_track": on_track[side],
+            "coins": game.coins,
+            "entered": SIDE_LETTERS[side] in entered,
+            "place": placed.index(SIDE_LETTERS[side]) + 1 if SIDE_LETTERS[side] in placed else None,
+        }
+        for side in range(game.num_sides)
+    ]
+    teams = [[0, 2], [1, 3]] if game.teams else None
+    terminal = state.is_terminal()
+    first = None if fields[7] == "-" else [int(face) for face in fields[7].split("-")]
+    paras = int(fields[6])
+    dice = [1, 1] if paras and first is not None else first
+    winner = state.winner_side
+    winner_seats = (
+        [seat for seat in range(game.players) if seat_side[seat] in game.partners(winner)]
+        if winner is not None
+        else []
+    )
+    return {
+        "game": "sho",
+        "shells": int(game.settings["shells"]),
+        "goal": goal,
+        "players": game.players,
+        "seat_side": seat_side,
+        "teams": teams,
+        "sides": sides,
+        "stacks": stacks,
+        "seat": state.seat,
+        "side": state.side,
+        "to_move": state.to_move,
+        "phase": "over" if terminal else fields[4],
+        "values": list(state.values),
+        "paras": paras,
+        "first_throw": first,
+        "dice": dice,
+        "moved": int(extra["moved"]) if "moved" in extra else None,
+        "bonus": extra.get("bonus") == "1",
+        "banked": int(extra.get("banked", "0")),
+        "para_mode": str(game.settings["para_mode"]),
+        "turns": state.turns,
+        "max_turns": int(game.settings["max_turns"]),
+        "ply": state.ply,
+        "terminal": terminal,
+        "truncated": state.is_truncated(),
+        "winner_side": winner,
+        "winner_seats": winner_seats,
+        "returns": list(state.returns()) if terminal else None,
+        "text": state.to_text(),
+    }
+
+
+def _source(state: ShoState, move: ShoMove) -> str:
+    """The first click of a move: the stack's shell, or the side's hand."""
+    return f"hand:{state.side}" if move.kind == ENTER else f"shell:{move.source}"
+
+
+def _destination(state: ShoState, move: ShoMove) -> str:
+    """The second click of a move: the shell where it lands, or the goal when it bears off."""
+    target = sum(move.values) + (move.source if move.kind == MOVE else 0)
+    return "goal" if target >= state.game.goal else f"shell:{target}"
+
+
+def _choice_label(move: ShoMove, group: list[ShoMove]) -> str:
+    """The button that tells ``move`` apart from the other moves with its source and destination."""
+    used = "use " + "+".join(map(str, move.values))
+    if all(other.coins == move.coins for other in group):
+        return used
+    coins = f"{move.coins} coin" + ("" if move.coins == 1 else "s")
+    if all(other.values == move.values for other in group):
+        return coins
+    return f"{coins}, {used}"
+
+
+def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
+    """The targets a person clicks to make ``move`` (scheme in the module doc).
+
+    Args:
+        state: a :class:`~shogames.games.sho.ShoState` where a seat is to move.
+        move: one of its legal moves.
+
+    Returns:
+        ``(source, destination)``, followed by an ``opt:`` choice when other legal moves share both;
+        ``("opt:pass",)`` or ``("opt:throw again",)``; ``()`` for a chance move.
+    """
+    assert isinstance(state, ShoState) and isinstance(move, ShoMove)
+    if state.to_move == CHANCE or move.kind not in (MOVE, ENTER, PASS, RETHROW):
+        return ()
+    if move.kind == PASS:
+        return ("opt:pass",)
+    if move.kind == RETHROW:
+        return ("opt:throw again",)
+    source, destination = _source(state, move), _destination(state, move)
+    group = [
+        other
+        for other in state.legal_moves()
+        if other.kind in (MOVE, ENTER)
+        and _source(state, other) == source
+        and _destination(state, other) == destination
+    ]
+    if len(group) <= 1:
+        return (source, destination)
+    return (source, destination, "opt:" + _choice_label(move, group))

@@ -1,0 +1,220 @@
+"""End-to-end: the web app in a real headless Chromium, driven by Playwright, every move made by clicking.
+
+Chromium is Debian's package (``/usr/bin/chromium``, or ``$CHROMIUM``); ``./test.sh`` installs it. Each
+game is played from a position near its end to the end, by clicking the targets the server lists for the
+winning move; one game is played online between two browser contexts with invite links, and one against
+the computer, started from the home page's form.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import shogames
+from server_process import free_port, start_server
+from shogames.core.registry import game_class
+from shogames.core.settings import parse_settings_text
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+NEAR_THE_END = {
+    "shobu": ("", "4/2w1/4/wwwb 4/4/4/b1ww bwb1/4/b3/b3 b1ww/3b/4/b1b1 w 15"),
+    "shoo": ("first_player=blue", "sss6/shs1h4/sSs6/3s5/1h6h/6n2/4h1n1n/6nnn/6nnn n 0/0 0/0 1/2 357 ply=453"),
+    "sho": ("players=2", "14a1,45a1,61a1,62b2 0/0 6/7 2 move 3 0 1-2 107 255 entered=ab"),
+    "shogammon": (
+        "",
+        "[ls]4g3/4k4/2[pn]K2[pn]p1/4[gp][pr]2[ps]/9/P2PPP2L/2[PN][G+B]2[PN]PP/7[RS]1/L3[GS]4"
+        " b BL3Pp 37 6 104",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("server")
+    port = free_port()
+    process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: install Debian's chromium package (./test.sh does) or set CHROMIUM"
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield launched
+        launched.close()
+
+
+def snapshot(server: str, game_id: str) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(f"{server}/api/games/{game_id}").json()
+    return answer
+
+
+def click_move(page: Page, clicks: list[str]) -> None:
+    """Click a move's targets in order: board targets in the SVG, ``opt:`` choices as buttons."""
+    for target in clicks:
+        if target.startswith("opt:"):
+            page.locator(f'#choices button[data-target="{target}"]').click()
+        else:
+            page.locator(f'#board [data-target="{target}"]').first.click()
+
+
+def play_by_clicking(page: Page, server: str, game_id: str, text: str) -> dict[str, Any]:
+    """Make the move ``text`` by clicking, and wait until the server has it."""
+    before = snapshot(server, game_id)
+    (move,) = [move for move in before["legal"] if move["text"] == text]
+    expect(page.locator("#board svg")).to_be_visible()
+    click_move(page, move["clicks"])
+    page.wait_for_function(
+        "ply => Number(document.querySelector('#moves li:last-child button')?.dataset.ply ?? 0) > ply",
+        arg=before["ply"],
+    )
+    after = snapshot(server, game_id)
+    assert after["moves"][before["ply"]]["text"] == text
+    return after
+
+
+def winning_move(game_id: str, settings: str, position: str) -> str:
+    game = shogames.make(game_id, **parse_settings_text(game_class(game_id).setting_specs, settings))
+    state = game.state_from_text(position)
+    mover = state.to_move
+    for move in state.legal_moves():
+        after = state.play(move)
+        if after.is_terminal() and after.returns()[mover] > 0:
+            return state.move_to_text(move)
+    raise AssertionError(f"no winning move in {position!r}")
+
+
+@pytest.mark.parametrize("game_id", sorted(NEAR_THE_END))
+def test_a_short_game_of_each_game_by_clicking(server: str, browser: Browser, game_id: str) -> None:
+    settings, position = NEAR_THE_END[game_id]
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": game_id,
+            "settings": settings,
+            "position": position,
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+        },
+    ).json()
+    tokens = ",".join(seat["link"].split("#token=")[1] for seat in created["seats"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/game/{created['id']}#token={tokens}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    # The pieces that can move are highlighted; a wrong click selects nothing.
+    assert page.locator("#board [data-target].selectable").count() > 0
+    after = play_by_clicking(page, server, created["id"], winning_move(game_id, settings, position))
+    assert after["status"] == "finished" and after["termination"] == "normal"
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#resign")).to_be_hidden()
+    # Step back through the move list to the start, and forward again.
+    page.locator("#first").click()
+    expect(page.locator("#status")).to_contain_text("after move 0")
+    page.locator("#latest").click()
+    expect(page.locator("#status")).to_contain_text("Game over")
+    assert errors == []
+    page.close()
+
+
+def test_online_by_invite_links_between_two_browsers(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "online",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+        },
+    ).json()
+    game_id = created["id"]
+    black_context, white_context, watcher_context = (browser.new_context() for _ in range(3))
+    black, white, watcher = (
+        context.new_page() for context in (black_context, white_context, watcher_context)
+    )
+    black.goto(server + created["seats"][0]["link"])
+    white.goto(server + created["seats"][1]["link"])
+    watcher.goto(f"{server}/game/{game_id}")
+    expect(black.locator("#status")).to_have_text("Your move.")
+    expect(white.locator("#status")).to_contain_text("Waiting for Ann")
+    expect(watcher.locator("#status")).to_contain_text("Waiting for Ann")
+    assert white.locator("#board [data-target].selectable").count() == 0, "White cannot move for Black"
+    play_by_clicking(black, server, game_id, "BDa1-a3 WLb1-b3")
+    expect(white.locator("#status")).to_have_text("Your move.")  # announced over the WebSocket
+    expect(watcher.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
+    play_by_clicking(white, server, game_id, "WLa4-a3 WDc4-c3")
+    expect(black.locator("#moves")).to_contain_text("WLa4-a3 WDc4-c3")
+    white.on("dialog", lambda dialog: dialog.accept())
+    white.locator("#resign").click()
+    for page in (black, white, watcher):
+        expect(page.locator("#status")).to_contain_text("Black wins (resignation)")
+    record = httpx.get(f"{server}/api/games/{game_id}/record").text
+    assert "1. BDa1-a3 WLb1-b3" in record and '[Result "1-0"]' in record
+    for context in (black_context, white_context, watcher_context):
+        context.close()
+
+
+def test_against_the_computer_from_the_home_page(server: str, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/")
+    page.locator(".game-card", has_text="Shobu").click()
+    page.locator(".seat-row").nth(1).locator("select").select_option("ai:random")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r"/game/\w+#token="))
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    expect(page.locator("#status")).to_have_text("Your move.")
+    play_by_clicking(page, server, game_id, "BDa1-a3 WLb1-b3")
+    expect(page.locator("#status")).to_have_text("Your move.")  # the computer has answered
+    assert snapshot(server, game_id)["ply"] == 2
+    page.locator("#takeback").click()
+    expect(page.locator("#moves li")).to_have_count(0)
+    play_by_clicking(page, server, game_id, "BDb1-b2 WLb1-b2")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click()
+    expect(page.locator("#status")).to_contain_text("White wins (resignation)")
+    page.goto(server + "/")
+    expect(page.locator("#finished-games")).to_contain_text("Shobu")
+    page.close()
+
+
+def test_a_record_opens_in_the_viewer(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "mode": "hotseat", "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()
+    token = created["seats"][0]["link"].split("#token=")[1]
+    httpx.post(f"{server}/api/games/{created['id']}/moves", json={"move": "BDa1-a3 WLb1-b3", "token": token})
+    record = httpx.get(f"{server}/api/games/{created['id']}/record").text
+    page = browser.new_page()
+    page.goto(server + "/viewer")
+    page.locator("#record-text").fill(record.replace("BDa1-a3", "BDa1-a9"))
+    page.locator("#open").click()
+    expect(page.locator("#message")).to_contain_text("line")
+    page.locator("#record-text").fill(record)
+    page.locator("#open").click()
+    expect(page.locator("#status")).to_contain_text("After the last move (1)")
+    expect(page.locator("#board svg")).to_be_visible()
+    page.locator("#prev").click()
+    expect(page.locator("#status")).to_contain_text("After move 0 of 1")
+    page.close()
