@@ -95,13 +95,13 @@ def play_by_clicking(page: Page, server: str, game_id: str, text: str) -> dict[s
 
 
 def winning_move(game_id: str, settings: str, position: str) -> str:
-    game = shogames.make(game_id, **parse_settings_text(game_class(game_id).setting_specs, settings))
+    game = shogames.make(game_id, None, **parse_settings_text(game_class(game_id).setting_specs, settings))
     state = game.state_from_text(position)
     mover = state.to_move
     for move in state.legal_moves():
         after = state.play(move)
         if after.is_terminal() and after.returns()[mover] > 0:
-            return state.move_to_text(move)
+            return str(state.move_to_text(move))
     raise AssertionError(f"no winning move in {position!r}")
 
 
