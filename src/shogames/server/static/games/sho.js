@@ -5,6 +5,8 @@
 // shell k, where the stacks sit. Each side has a card in a corner with its coins in hand (the target
 // hand:<side>) and its borne-off coins. Board targets: shell:<n>, hand:<side>, goal.
 
+import { esc } from "/static/svg.js";
+
 const SIDE_COLOURS = [
   { fill: "#c0392b", dark: "#7b1d14", light: "#e8796c", name: "red" },
   { fill: "#2a62b0", dark: "#163866", light: "#79a6e6", name: "blue" },
@@ -18,15 +20,6 @@ const CY = 500;
 const R_OUT = 410;
 const R_IN = 192;
 const MAT_R = 128;
-
-function esc(text) {
-  return String(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 function n2(x) {
   return Math.round(x * 100) / 100;

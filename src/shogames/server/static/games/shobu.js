@@ -7,6 +7,8 @@
 // destination). The app sets the classes selectable / selected / last on these groups; shobu.css
 // styles them.
 
+import { esc } from "/static/svg.js";
+
 const SQ = 56; // square size
 const RIM = 18; // wooden rim round the 4x4 grid, where the coordinates are engraved
 const BOARD = 4 * SQ + 2 * RIM; // outer size of one board
@@ -20,15 +22,6 @@ const HEIGHT = TOP + 2 * BOARD + ROPE_BAND + CAPTION + 10;
 const STONE_R = SQ * 0.4;
 
 const SEAT_NAMES = ["Black", "White"];
-
-function esc(text) {
-  return String(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 function fmt(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);

@@ -7,6 +7,8 @@
 // out behind the upper one. Click targets: every square (`sq:7g`) and every piece kind in a hand
 // (`hand:<seat>:<letter>`), as transparent overlays carrying `data-target`.
 
+import { esc } from "/static/svg.js";
+
 const SQ_W = 60;
 const SQ_H = 66;
 const BOARD_MARGIN = 30;
@@ -34,15 +36,6 @@ const PROMOTED_NAMES = {
 };
 const SERIF = "'DejaVu Serif', Georgia, 'Times New Roman', serif";
 const SANS = "'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif";
-
-function esc(text) {
-  return String(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 function num(x) {
   return Math.round(x * 100) / 100;

@@ -6,6 +6,8 @@
 // (retired horses) with counts. Click targets (data-target) are the 81 squares ("sq:e5"), and in each
 // panel "stable:<side>:horse", "stable:<side>:traveller" and "pasture:<side>".
 
+import { esc } from "/static/svg.js";
+
 const S = 60; // one square
 const FRAME = 24; // wooden frame, with the coordinates on it
 const MARGIN = 8;
@@ -26,15 +28,6 @@ const PALETTE = {
   northUndecided: { fill: "#7b8690", stroke: "#262d33", light: "#b3bcc4", tint: "#e6d3a0", text: "#ffffff", name: "" },
 };
 const HORSE = { fill: "#a8672f", stroke: "#45260d", mane: "#3b1f0a", light: "#c98a4f" };
-
-function esc(text) {
-  return String(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 function parseSquare(name) {
   return { file: FILES.indexOf(name[0]), rank: Number(name.slice(1)) - 1 };
