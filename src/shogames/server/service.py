@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -203,13 +203,13 @@ def result_text(game: Game[Any], result: str, termination: str) -> str:
     elif len(set(scores)) == 1:
         text = "Draw"
     else:
-        best = max(scores, key=lambda score: eval_fraction(score))
+        best = max(scores, key=lambda score: score_value(score))
         leaders = [name for name, score in zip(game.player_names, scores, strict=False) if score == best]
         text = " and ".join(leaders) + (" win" if len(leaders) > 1 else " wins")
     return f"{text} ({termination})"
 
 
-def eval_fraction(text: str) -> float:
+def score_value(text: str) -> float:
     """The value of a score written ``1``, ``0`` or ``a/b``."""
     numerator, _, denominator = text.partition("/")
     return int(numerator) / int(denominator or 1)
@@ -415,12 +415,12 @@ class GameService:
                     .limit(limit)
                 )
             ).all()
-            counts = {
-                row.id: len(
-                    (await session.scalars(select(MoveRow.ply).where(MoveRow.game_id == row.id))).all()
-                )
-                for row in rows
-            }
+            plies = await session.execute(
+                select(MoveRow.game_id, func.count())
+                .where(MoveRow.game_id.in_([row.id for row in rows]))
+                .group_by(MoveRow.game_id)
+            )
+            counts: dict[str, int] = {game_id: count for game_id, count in plies}
         games = []
         for row in rows:
             try:
@@ -435,7 +435,7 @@ class GameService:
                     "name": name,
                     "mode": row.mode,
                     "players": [seat.name for seat in row.seats],
-                    "plies": counts[row.id],
+                    "plies": counts.get(row.id, 0),
                     "result": row.result,
                     "termination": row.termination,
                     "updated_at": _aware(row.updated_at),
