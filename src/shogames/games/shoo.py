@@ -1117,6 +1117,16 @@ class ShooState(State[ShooMove]):
             return "there is no traveller in your stable"
         return None
 
+    def shooed_travellers(self) -> tuple[int, ...]:
+        """Under the towers ruleset, the squares of the mover's travellers that stand shooed now.
+
+        One of them must escape this turn (on foot, outside its home area, touched by two enemies).
+        Empty under the designers' rules, where a shoo is declared (:attr:`ShooMove.shoo`), and outside play.
+        """
+        if not self._game.towers or self._phase != _PLAY or self._end is not None:
+            return ()
+        return tuple(_TowersGenerator(self).shooed())
+
     def diagram(self) -> str:
         """The field with both stables and pastures, the held horse, a pending shoo and what may be hushed."""
         game = self._game
@@ -1149,10 +1159,9 @@ class ShooState(State[ShooMove]):
             lines.append(f"  The horse on {square_name(self._held)} is held by {holder} this turn.")
         if self._shoo >= 0:
             lines.append(f"  Shoo! The traveller on {square_name(self._shoo)} must move out of it.")
-        if game.towers and self._phase == _PLAY and self._end is None:
-            shooed = _TowersGenerator(self).shooed()
-            if shooed:
-                lines.append("  Shooed (one must escape): " + ", ".join(square_name(s) for s in shooed))
+        shooed = self.shooed_travellers()
+        if shooed:
+            lines.append("  Shooed (one must escape): " + ", ".join(square_name(s) for s in shooed))
         if self._hush is not None:
             lines.append(f"  {SIDE_NAMES[self._side]} may HUSH {_base_text(self._hush.move)}.")
         if self.barred_moves and self._hush is None:

@@ -90,7 +90,6 @@ from shogames.games.shoo import (
     HOME_MASKS,
     HUSH,
     MOUNT,
-    NEIGHBOUR_MASKS,
     NORTH,
     PASS,
     RETIRE,
@@ -154,24 +153,6 @@ def _phase(state: ShooState) -> str:
     return "over" if state.is_terminal() else "play"
 
 
-def _towers_shooed(state: ShooState) -> list[str]:
-    """Towers: the side to move's foot travellers outside its home area touched by two enemies.
-
-    This mirrors what the game's own diagram marks as shooed, from the public square masks.
-    """
-    me = state.side
-    enemy = "ns"[me]
-    own = "sn"[me]
-    enemies = sum(1 << sq for sq in range(SIZE * SIZE) if state.piece_at(sq).lower() == enemy)
-    shooed = []
-    for square in range(SIZE * SIZE):
-        if state.piece_at(square) != own or HOME_MASKS[me] >> square & 1:
-            continue
-        if (NEIGHBOUR_MASKS[square] & enemies).bit_count() >= 2:
-            shooed.append(square_name(square))
-    return shooed
-
-
 def position_view(state: State[Any]) -> dict[str, Any]:
     """The JSON-ready description of a Shoo position (fields in the module docstring)."""
     assert isinstance(state, ShooState)
@@ -223,7 +204,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "pieces": pieces,
         "held": held,
         "shoo": square_name(state.pending_shoo) if state.pending_shoo >= 0 else None,
-        "shooed": _towers_shooed(state) if game.towers and phase == "play" else [],
+        "shooed": [square_name(square) for square in state.shooed_travellers()],
         "hushable": hushable,
         "barred": sorted(state.move_to_text(move) for move in state.barred_moves),
         "stables": {
