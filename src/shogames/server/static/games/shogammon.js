@@ -89,8 +89,8 @@ function squareContents(cell, cx, cy, orientation) {
   // Both pieces belong to one side; offsets are in the piece's own frame, so they turn with it.
   return (
     `<g class="point" transform="translate(${num(cx)},${num(cy)}) rotate(${rot(upper)})">` +
-    `<g transform="translate(-9,-11)">${pieceShape(lower, 0.74, { textShift: -5, textX: -2 })}</g>` +
-    `<g transform="translate(7,8)">${pieceShape(upper, 0.8)}</g>` +
+    `<g transform="translate(-9,-11)">${pieceShape(lower, 0.76, { textShift: -5, textX: -2 })}</g>` +
+    `<g transform="translate(7,8)">${pieceShape(upper, 0.84)}</g>` +
     `</g>`
   );
 }
@@ -160,7 +160,7 @@ function handStand(view, seat, x, y, orientation, names) {
   const won = view.winner === seat;
   let out = `<g class="hand-stand seat-${seat}${active ? " to-move" : ""}">`;
   out +=
-    `<rect class="name-plate" x="${x}" y="${y}" width="${w}" height="${plateH}" rx="6" fill="${active ? "#fff4d6" : "#f4ead6"}" stroke="${active ? "#b3191b" : "#a08a66"}" stroke-width="${active ? 2 : 1}"/>` +
+    `<rect class="name-plate" x="${x}" y="${y}" width="${w}" height="${plateH}" rx="6" fill="${active || won ? "#fff4d6" : "#f4ead6"}" stroke="${won ? "#c8961e" : active ? "#b3191b" : "#a08a66"}" stroke-width="${active || won ? 2 : 1}"/>` +
     seatIcon(seat, x + 16, y + plateH / 2, active) +
     `<text x="${x + 30}" y="${y + 15}" font-family="${SANS}" font-size="13" font-weight="bold" fill="#2a1d10">${esc(name)}</text>` +
     `<text x="${x + 30}" y="${y + 28}" font-family="${SANS}" font-size="10.5" fill="#6b5638">${esc(seatName)}${won ? " · won" : active ? (view.to_move === -1 ? " · to roll" : " · to move") : ""}</text>`;
@@ -175,9 +175,8 @@ function handStand(view, seat, x, y, orientation, names) {
   const upright = seat === orientation;
   held.forEach((entry, i) => {
     // Fill the tray from the owner's side: bottom rows first for the bottom player, top rows for the top.
-    const slot = upright ? i : i;
-    const col = slot % 2;
-    const row = Math.floor(slot / 2);
+    const col = i % 2;
+    const row = Math.floor(i / 2);
     const sx = x + col * slotW;
     const sy = upright ? trayY + 6 + (rows - 1 - row) * slotH : trayY + 6 + row * slotH;
     const cx = sx + slotW / 2;
@@ -226,8 +225,17 @@ function dicePanel(view, x, y) {
       out += `<text x="${x + w / 2}" y="${dy + size + 38}" text-anchor="middle" font-family="${SANS}" font-size="10.5" fill="#6b5638">doubles: two moves</text>`;
     }
   }
-  const status = view.status || "";
-  out += `<text x="${x + w / 2}" y="${y + h - 14}" text-anchor="middle" font-family="${SANS}" font-size="${status.length > 24 ? 10 : 11.5}" fill="${view.terminal ? "#b3191b" : "#2a1d10"}" font-weight="${view.terminal ? "bold" : "normal"}">${esc(status)}</text>`;
+  // The status line, wrapped onto two lines when it is long.
+  const lines = [];
+  for (const word of String(view.status || "").split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last] + " " + word).length <= 22) lines[last] += " " + word;
+    else lines.push(word);
+  }
+  lines.slice(-2).forEach((line, i, all) => {
+    const ly = y + h - 14 - (all.length - 1 - i) * 15;
+    out += `<text x="${x + w / 2}" y="${ly}" text-anchor="middle" font-family="${SANS}" font-size="11.5" fill="${view.terminal ? "#b3191b" : "#2a1d10"}" font-weight="${view.terminal ? "bold" : "normal"}">${esc(line)}</text>`;
+  });
   out += `</g>`;
   return { svg: out, height: h };
 }
@@ -252,8 +260,8 @@ function dieMapLegend(view, x, y) {
     out += `<text x="${x + 40}" y="${ry + 16}" font-family="${SERIF}" font-weight="bold" font-size="14" fill="#2a1d10">${esc(entry.kinds.join(" "))}</text>`;
     out += `<text x="${x + 76}" y="${ry + 15}" font-family="${SANS}" font-size="9.5" fill="#6b5638">${esc(text.length > 15 ? text.slice(0, 14) + "…" : text)}</text>`;
   });
-  const foot = view.strict_dice ? "strict dice · promoted keep face" : "promoted pieces keep their face";
-  out += `<text x="${x + w / 2}" y="${y + h - 9}" text-anchor="middle" font-family="${SANS}" font-size="9.5" fill="#6b5638">${esc(foot)}</text>`;
+  const foot = view.strict_dice ? "strict dice · promoted keep face" : "promoted pieces keep the face";
+  out += `<text x="${x + w / 2}" y="${y + h - 9}" text-anchor="middle" font-family="${SANS}" font-size="9" fill="#6b5638">${esc(foot)}</text>`;
   out += `</g>`;
   return { svg: out, height: h };
 }
@@ -262,7 +270,7 @@ function defs() {
   return (
     `<defs>` +
     `<linearGradient id="sg-board" x1="0" y1="0" x2="1" y2="1">` +
-    `<stop offset="0" stop-color="#f1cf8a"/><stop offset="0.5" stop-color="#e6bb6c"/><stop offset="1" stop-color="#d9a955"/>` +
+    `<stop offset="0" stop-color="#ecc57c"/><stop offset="0.5" stop-color="#e0b05e"/><stop offset="1" stop-color="#d19d4a"/>` +
     `</linearGradient>` +
     `<pattern id="sg-grain" width="240" height="14" patternUnits="userSpaceOnUse">` +
     `<path d="M0 4 C60 1 120 7 240 3" stroke="rgba(150,95,30,0.16)" fill="none" stroke-width="1.3"/>` +
