@@ -18,7 +18,7 @@ START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 
 
 def state_of(text: str, **settings: object) -> ShogammonState:
-    state = shogames.make("shogammon", **settings).state_from_text(text)
+    state = shogames.make("shogammon", None, **settings).state_from_text(text)
     assert isinstance(state, ShogammonState)
     return state
 
