@@ -198,7 +198,7 @@ function mat(view, names) {
   if (view.phase === "over") {
     if (view.winner_side !== null && view.winner_side !== undefined) {
       who = esc(clip(sideName(view, names, view.winner_side), 22));
-      what = "wins!";
+      what = view.sides[view.winner_side].seats.length > 1 ? "win!" : "wins!";
     } else {
       who = "Drawn";
       what = "the turn cap was reached";
@@ -230,11 +230,18 @@ function mat(view, names) {
     `<text x="${CX}" y="${CY - 40}" text-anchor="middle" class="sho-mat-what">${esc(what)}</text>`;
   // The dice: the step's first throw (pa ra faces when the step began with one).
   const dice = view.dice;
-  out += die(CX - 27, CY + 2, 42, dice ? dice[0] : 0) + die(CX + 27, CY + 2, 42, dice ? dice[1] : 0);
+  if (view.phase === "over") {
+    const drawn = view.winner_side === null || view.winner_side === undefined;
+    out +=
+      `<circle cx="${CX}" cy="${CY + 4}" r="28" fill="url(#sho-goal)" stroke="#7d5608" stroke-width="2"/>` +
+      `<text x="${CX}" y="${CY + 16}" text-anchor="middle" class="sho-mat-trophy">${drawn ? "=" : "★"}</text>`;
+  } else {
+    out += die(CX - 27, CY - 4, 42, dice ? dice[0] : 0) + die(CX + 27, CY - 4, 42, dice ? dice[1] : 0);
+  }
   if (view.paras > 0) {
     out +=
-      `<g class="sho-para"><rect x="${CX - 42}" y="${CY + 27}" width="84" height="20" rx="10" fill="#b3261e" stroke="#f3d27a" stroke-width="1.2"/>` +
-      `<text x="${CX}" y="${CY + 41.5}" text-anchor="middle" class="sho-para-text">pa ra${view.paras > 1 ? " ×" + view.paras : ""}</text></g>`;
+      `<g class="sho-para"><rect x="${CX - 40}" y="${CY + 22}" width="80" height="19" rx="9.5" fill="#b3261e" stroke="#f3d27a" stroke-width="1.2"/>` +
+      `<text x="${CX}" y="${CY + 36}" text-anchor="middle" class="sho-para-text">pa ra${view.paras > 1 ? " ×" + view.paras : ""}</text></g>`;
   }
   const values = view.values || [];
   if (view.phase !== "over" && view.phase !== "draw") {
@@ -244,7 +251,7 @@ function mat(view, names) {
       const gap = 5;
       const total = values.length * chipW + (values.length - 1) * gap;
       const scale = total > 170 ? 170 / total : 1;
-      const y = CY + 74;
+      const y = CY + 78;
       out += `<text x="${CX}" y="${y - 17}" text-anchor="middle" class="sho-mat-label">${label}</text>`;
       let x = CX - (total * scale) / 2;
       for (const v of values) {
@@ -259,12 +266,12 @@ function mat(view, names) {
   const extras = [`turn ${view.turns + 1}`];
   if (view.banked) extras.push(`${view.banked} throw${view.banked > 1 ? "s" : ""} banked`);
   if (view.bonus) extras.push("throw earned");
-  out += `<text x="${CX}" y="${CY + 108}" text-anchor="middle" class="sho-mat-small">${esc(extras.join(" · "))}</text>`;
+  out += `<text x="${CX}" y="${CY + 112}" text-anchor="middle" class="sho-mat-small">${esc(extras.join(" · "))}</text>`;
   return out;
 }
 
 const CARD_W = 236;
-const CARD_H = 136;
+const CARD_H = 138;
 const CORNERS = {
   BL: [12, SIZE - CARD_H - 12],
   TL: [12, 12],
@@ -291,40 +298,34 @@ function card(view, names, side, corner, targets) {
     `<rect width="${CARD_W}" height="${CARD_H}" rx="12" fill="url(#sho-card)" stroke="${moving ? "#d19a17" : "#9c7a4a"}" ` +
     `stroke-width="${moving ? 4 : 1.6}" filter="url(#sho-shadow)"/>` +
     `<rect width="${CARD_W}" height="8" rx="4" fill="${colour.fill}"/>`;
-  // Header: a coin of the side's colour, then the seats' names (the moving seat marked).
-  out += coin(24, 32, 12, colour);
+  // Header: a coin of the side's colour, the seats' names (the moving seat marked), then a sub-line.
+  out += coin(24, 33, 12, colour);
   const seats = info.seats;
   const teamLabel = view.teams ? `Team ${side === 0 ? "A" : "B"}` : null;
+  const right = won ? "★ won" : info.place ? ["", "1st", "2nd", "3rd", "4th"][info.place] || `${info.place}th` : "";
+  const nameMax = right ? 12 : 16;
   if (seats.length === 1) {
     const seat = seats[0];
     const mark = moving && view.seat === seat ? "▸ " : "";
-    out += `<text x="44" y="38" class="sho-card-name">${esc(mark + clip(seatName(names, seat), 17))}</text>`;
+    out += `<text x="44" y="38" class="sho-card-name">${esc(mark + clip(seatName(names, seat), nameMax))}</text>`;
   } else {
-    out += `<text x="44" y="28" class="sho-card-team">${esc(teamLabel || "")}</text>`;
-    let nx = 44;
-    const parts = seats.map((seat) => {
-      const mark = moving && view.seat === seat ? "▸ " : "";
-      return { seat, text: mark + clip(seatName(names, seat), 10), bold: moving && view.seat === seat };
-    });
-    out += `<text x="${nx}" y="45" class="sho-card-names">`;
-    parts.forEach((p, i) => {
+    out += `<text x="44" y="38" class="sho-card-names">`;
+    seats.forEach((seat, i) => {
+      const active = moving && view.seat === seat;
       if (i) out += `<tspan> &amp; </tspan>`;
-      out += `<tspan${p.bold ? ' class="sho-bold"' : ""}>${esc(p.text)}</tspan>`;
+      out += `<tspan${active ? ' class="sho-bold"' : ""}>${esc((active ? "▸ " : "") + clip(seatName(names, seat), 9))}</tspan>`;
     });
     out += `</text>`;
   }
-  if (seats.length === 1 && teamLabel) {
-    out += `<text x="${CARD_W - 12}" y="24" text-anchor="end" class="sho-card-team">${esc(teamLabel)}</text>`;
-  }
-  if (won) {
-    out += `<text x="${CARD_W - 12}" y="${seats.length === 1 ? 40 : 28}" text-anchor="end" class="sho-card-won">★ won</text>`;
-  } else if (info.place) {
-    const ord = ["", "1st", "2nd", "3rd", "4th"][info.place] || `${info.place}th`;
-    out += `<text x="${CARD_W - 12}" y="40" text-anchor="end" class="sho-card-won">${ord}</text>`;
-  }
+  const rightY = seats.length === 1 ? 38 : 55;
+  if (right) out += `<text x="${CARD_W - 12}" y="${rightY}" text-anchor="end" class="sho-card-won">${esc(right)}</text>`;
+  const sub = [];
+  if (teamLabel) sub.push(teamLabel);
+  sub.push(`${info.on_track} on the track`);
+  out += `<text x="44" y="55" class="sho-card-team">${esc(sub.join(" · "))}</text>`;
   // Two boxes: in hand (the hand target) and borne off.
-  const boxY = 56;
-  const boxH = 70;
+  const boxY = 64;
+  const boxH = 64;
   const boxes = [
     { x: 10, label: "in hand", count: info.hand },
     { x: CARD_W / 2 + 4, label: "borne off", count: info.off },
@@ -333,11 +334,11 @@ function card(view, names, side, corner, targets) {
     const w = CARD_W / 2 - 14;
     out +=
       `<rect x="${b.x}" y="${boxY}" width="${w}" height="${boxH}" rx="8" fill="#f7ecd3" stroke="#c7a774" stroke-width="1"/>` +
-      `<text x="${b.x + 8}" y="${boxY + 16}" class="sho-card-label">${b.label}</text>`;
-    if (b.count > 0) out += stack(b.x + w / 2, boxY + 44, 17, b.count, colour);
-    else out += `<text x="${b.x + w / 2}" y="${boxY + 51}" text-anchor="middle" class="sho-card-none">–</text>`;
+      `<text x="${b.x + 9}" y="${boxY + boxH / 2 + 4}" class="sho-card-label">${b.label}</text>`;
+    const px = b.x + w - 24;
+    if (b.count > 0) out += stack(px, boxY + boxH / 2, 15, b.count, colour);
+    else out += `<text x="${px}" y="${boxY + boxH / 2 + 7}" text-anchor="middle" class="sho-card-none">–</text>`;
   }
-  out += `<text x="${CARD_W - 12}" y="${boxY + 16}" text-anchor="end" class="sho-card-label">${info.on_track} on track</text>`;
   out += `</g>`;
   targets.push(
     `<rect class="sho-target sho-hand-target" data-target="hand:${side}" x="${x + 10}" y="${y + boxY}" ` +
@@ -373,7 +374,7 @@ export function render(view, options = {}) {
   const start = sp.at(0);
   out +=
     `<g class="sho-start"><circle cx="${n2(start.x)}" cy="${n2(start.y)}" r="${n2(Math.min(d * 0.2, 12))}" fill="#7c5630"/>` +
-    `<text x="${n2(start.x + start.nx * d * 0.55)}" y="${n2(start.y + start.ny * d * 0.55 + 5)}" text-anchor="middle" class="sho-start-label">start</text></g>`;
+    `<text x="${n2(start.x + start.nx * Math.min(d * 0.55, 34))}" y="${n2(start.y + start.ny * Math.min(d * 0.55, 34) + 5)}" text-anchor="middle" class="sho-start-label">start</text></g>`;
   // The shells, each numbered on the outer side of the coil.
   for (let k = 1; k <= shells; k++) {
     const p = sp.at(k);
@@ -417,6 +418,14 @@ export function render(view, options = {}) {
   for (let i = 0; i < sides; i++) {
     const side = (first + i) % sides;
     out += card(view, names, side, corners[i], targets);
+  }
+  // A title in a free corner.
+  const free = ["BR", "TL", "BL", "TR"].find((c) => !corners.slice(0, sides).includes(c));
+  if (free) {
+    const [fx, fy] = CORNERS[free];
+    out +=
+      `<g class="sho-title-block"><text x="${fx + CARD_W / 2}" y="${fy + 78}" text-anchor="middle" class="sho-title">SHO</text>` +
+      `<text x="${fx + CARD_W / 2}" y="${fy + 100}" text-anchor="middle" class="sho-subtitle">the Tibetan dice race</text></g>`;
   }
   // The click targets, one per track position, on top of everything.
   for (let pos = 1; pos < goal; pos++) {
