@@ -7,9 +7,10 @@
 
 import { esc } from "/static/svg.js";
 
+// In the order of the page's seat colours (app.css --seat-0 ...): blue, red, green, purple.
 const SIDE_COLOURS = [
-  { fill: "#c0392b", dark: "#7b1d14", light: "#e8796c", name: "red" },
   { fill: "#2a62b0", dark: "#163866", light: "#79a6e6", name: "blue" },
+  { fill: "#c0392b", dark: "#7b1d14", light: "#e8796c", name: "red" },
   { fill: "#2d8a55", dark: "#155231", light: "#74c795", name: "green" },
   { fill: "#7d3c98", dark: "#4a1f5d", light: "#bb8ad0", name: "purple" },
 ];
