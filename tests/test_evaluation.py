@@ -68,6 +68,23 @@ def test_sho_rewards_progress_and_the_extra_throw() -> None:
     assert max(values) > 0  # the opening entry puts the mover ahead
 
 
+def test_sho_counts_the_steps_left_the_danger_and_the_stacks() -> None:
+    game = make("sho", players=2)
+    # The same coins at the same distances, but b's coin on 24 lands on a's coin on 30 with a 6 (5 in 36),
+    # and b's coin on 18 needs a 12 (1 in 36); b throws next.
+    threatened = game.state_from_text("1a1,24b1,30a1,44b1 7/7 0/0 2 throw - 0 - 9 20 entered=ab")
+    safer = game.state_from_text("1a1,18b1,30a1,50b1 7/7 0/0 2 throw - 0 - 9 20 entered=ab")
+    assert threatened.evaluate()[0] < safer.evaluate()[0] < 0
+    # Two coins stacked travel as one: a stack of two on 30 beats single coins on 28 and 32.
+    apart = game.state_from_text("28a1,32a1 7/9 0/0 2 throw - 0 - 9 20 entered=a")
+    together = game.state_from_text("30a2 7/9 0/0 2 throw - 0 - 9 20 entered=a")
+    assert 0 < apart.evaluate()[0] < together.evaluate()[0] < 0.95
+    # A coin in hand costs more steps than a lone coin that has entered on 7.
+    in_hand = game.state_from_text("30a2 7/9 0/0 2 throw - 0 - 9 20 entered=a")
+    entered = game.state_from_text("7a1,30a2 6/9 0/0 2 throw - 0 - 9 20 entered=a")
+    assert in_hand.evaluate()[0] < entered.evaluate()[0]
+
+
 def test_shogammon_counts_material_and_the_threat_on_a_king() -> None:
     game = make("shogammon")
     assert game.state_from_text("4k4/9/9/9/9/9/9/9/4K4 b R 1 - 1").evaluate()[0] > 0.5  # a rook in hand

@@ -16,7 +16,7 @@ from shogames.agents.base import Agent, build_agent, register_level
 LEVELS: Final[Mapping[str, Mapping[str, str]]] = {
     "random": {"*": "random"},
     "easy": {"*": "greedy:noise=0.5"},
-    "medium": {"*": "greedy", "shogammon": "greedy:noise=0.2"},
+    "medium": {"*": "greedy", "shogammon": "greedy:noise=0.2", "sho": "greedy:noise=0.25"},
     "hard": {
         "*": "alphabeta:depth=3,nodes=10000",
         "shobu": "alphabeta:depth=3,nodes=10000",

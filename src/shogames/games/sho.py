@@ -97,6 +97,52 @@ PASS_MOVE: Final = ShoMove(PASS)
 RETHROW_MOVE: Final = ShoMove(RETHROW)
 """Throw again after a pa ra (``para_mode=ios``)."""
 
+
+def _reach_table(chained: int = 3) -> tuple[float, ...]:
+    """For each distance d, the probability that one step's values can move a stack exactly d.
+
+    The step's values are the throw's sum, after up to ``chained`` pa ra (each adds a 2 and throws again);
+    any sub-multiset may be spent (the default rules). Index 0 is unused.
+    """
+    reach: dict[int, Fraction] = {}
+
+    def throw(values: tuple[int, ...], probability: Fraction, paras: int) -> None:
+        for move, chance in THROWS:
+            if (move.low, move.high) == (1, 1) and paras < chained:
+                throw((*values, 2), probability * chance, paras + 1)
+                continue
+            spent = (*values, move.low + move.high)
+            sums = {
+                sum(subset)
+                for count in range(1, len(spent) + 1)
+                for subset in itertools.combinations(spent, count)
+            }
+            for total in sums:
+                reach[total] = reach.get(total, Fraction(0)) + probability * chance
+
+    throw((), Fraction(1), 0)
+    return tuple(float(reach.get(distance, 0)) for distance in range(max(reach) + 1))
+
+
+_REACH: Final = _reach_table()
+"""The evaluation's chance that a step can move a stack exactly d positions (d = 2 .. 12, a little beyond)."""
+_REACH_SPAN: Final = 12
+"""How far behind a stack the evaluation looks for stacks that could land on it (a throw's most)."""
+_STEP: Final = 7.0
+"""The mean throw: positions a stack moves per step."""
+_OVERSHOOT: Final = 0.56
+"""Steps a stack needs beyond distance / 7 to get past the goal: E[X^2] / (2 E[X]^2) for a throw X."""
+_HAND_EXTRA: Final = 1.3
+"""Steps a coin in hand costs beyond a lone coin at position 0: it must enter before it can move."""
+_DANGER: Final = 0.5
+"""The share of a stack's loss when killed that a threat against it costs (not every threat is taken)."""
+_DANGER_LATER: Final = 0.5
+"""The weight of threats by enemies who act only after the threatened side has moved again."""
+_MERGE: Final = 2.0
+"""How many of a stack's steps the chance that one of its side's stacks behind lands on it saves."""
+_TEMPERATURE: Final = 0.25
+"""Win chances are a softmax of -0.25 times each side's steps to finish."""
+
 _ON_OFF: Final = ("off", "on")
 
 _SETTINGS: Final = (
@@ -512,28 +558,70 @@ class ShoState(State[ShoMove]):
         return game.win_returns(self._winner)
 
     def evaluate(self) -> tuple[float, ...]:
-        """Each side's chance to win from its progress along the track (docs/games/sho.md, "Evaluation").
+        """Each side's chance to win from the steps it still needs (docs/games/sho.md, "Evaluation").
 
-        A side's progress is the sum of its coins' positions (a coin borne off counts as the goal), as a
-        fraction of ``coins * goal``. The side to move adds the values it holds, and 7 (a throw's mean)
-        when it is about to throw, which is what a stack or a kill earns. The chances are a softmax of 12
-        times the progress, and each seat gets the expected return over who wins, times 0.95: zero-sum,
-        within the game's utility range.
-        Terminal states give their returns.
+        A side's steps to finish: for each of its stacks the distance to the goal over 7 (a throw's mean)
+        plus 0.56 (the overshoot), and for each coin in hand a lone coin's whole way plus 1.3. A stack
+        that an enemy stack behind it (at least as big) or an enemy entry could land on next costs half
+        of what its death would add, times the chance of the throw (threats by enemies who act only after
+        the side has moved again count half); a stack that a stack of its own side behind it could land
+        on saves twice the chance of that throw times its steps, at most all of them. The side to move
+        saves a step when it is about to throw, and the values it holds over 7. The chances to win are a
+        softmax of -0.25 times the steps, and each seat gets its expected return over who wins, times
+        0.95: zero-sum, within the game's utility range. Terminal states give their returns.
         """
         if self._end is not None:
             return self.returns()
         game = self._game
-        full = game.coins * game.goal
-        progress = [game.goal * self._off[side] for side in range(game.num_sides)]
-        for position, side in enumerate(self._owner):
-            if side >= 0:
-                progress[side] += position * self._size[position]
-        if self._phase == _THROW_PHASE:  # the throw to come: 7 on average
-            progress[self.side] += 7 + sum(self._values)
+        goal, sides = game.goal, game.num_sides
+        owner, size, hand = self._owner, self._size, self._hand
+        lone = goal / _STEP + _OVERSHOOT  # the steps of a lone coin from position 0
+        in_hand = lone + _HAND_EXTRA
+        steps = [in_hand * hand[side] for side in range(sides)]
+        entry = [self._entry_threat(side) for side in range(sides)]  # the biggest stack an entry kills
+        order = self._side_order()
+        for position in range(1, goal):
+            side = owner[position]
+            if side < 0:
+                continue
+            coins = size[position]
+            cost = (goal - position) / _STEP + _OVERSHOOT
+            partners = game.partners(side)
+            rank = order[side]
+            safe_before = safe_after = alone = 1.0  # no threat before / after the side moves; no merge
+            for behind in range(max(1, position - _REACH_SPAN), position):
+                other = owner[behind]
+                if other < 0:
+                    continue
+                chance = _REACH[position - behind]
+                if other == side:
+                    alone *= 1.0 - chance
+                elif size[behind] >= coins and other not in partners:
+                    if order[other] < rank:
+                        safe_before *= 1.0 - chance
+                    else:
+                        safe_after *= 1.0 - chance
+            if position < len(_REACH):
+                chance = _REACH[position]
+                for other in range(sides):
+                    if other == side:
+                        if hand[side]:
+                            alone *= 1.0 - chance
+                    elif entry[other] >= coins and other not in partners:
+                        if order[other] < rank:
+                            safe_before *= 1.0 - chance
+                        else:
+                            safe_after *= 1.0 - chance
+            threat = (1.0 - safe_before) + _DANGER_LATER * (1.0 - safe_after)
+            steps[side] += (
+                cost + _DANGER * threat * (coins * in_hand - cost) - min(1.0, _MERGE * (1.0 - alone)) * cost
+            )
+        if self._phase == _THROW_PHASE:  # the throw to come
+            steps[self.side] -= 1.0 + sum(self._values) / _STEP
         elif self._phase != _FIRST_PHASE:
-            progress[self.side] += sum(self._values)
-        weights = [math.exp(12.0 * amount / full) for amount in progress]
+            steps[self.side] -= sum(self._values) / _STEP
+        fewest = min(steps)
+        weights = [math.exp(-_TEMPERATURE * (amount - fewest)) for amount in steps]
         total = sum(weights)
         values = [0.0] * game.players
         for side, weight in enumerate(weights):
@@ -541,6 +629,26 @@ class ShoState(State[ShoMove]):
             for seat, value in enumerate(game.win_returns(side)):
                 values[seat] += share * value
         return tuple(values)
+
+    def _entry_threat(self, side: int) -> int:
+        """The biggest stack an entry of ``side`` from the hand could kill (0: no coins in hand)."""
+        game = self._game
+        hand = self._hand[side]
+        if not hand:
+            return 0
+        if not self._opening(side):
+            return 1
+        if game.settings["opening_kill"] == "n_plus_1":
+            return min(hand, game.cap)
+        return min(int(game.settings["opening_size"]), hand, game.cap)
+
+    def _side_order(self) -> dict[int, int]:
+        """Each side's rank in the order in which the sides act from now: 0 for the side to move."""
+        game = self._game
+        order: dict[int, int] = {}
+        for step in range(game.players):
+            order.setdefault(game.side_of((self._seat + step) % game.players), len(order))
+        return order
 
     def key(self) -> Hashable:
         """Everything that decides what follows; not the ply count."""
