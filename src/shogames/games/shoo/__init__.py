@@ -41,8 +41,7 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
-from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
+from shogames.core.protocol import CHANCE, Game, State, SuggestedClock
 from shogames.core.settings import Setting, SettingValue
 
 BLUE: Final = 0
@@ -274,7 +273,6 @@ _SETTINGS: Final = (
 _MAX_HUSHES_PER_TURN: Final = 8 * 9 + 9
 
 
-@register
 class ShooGame(Game["ShooState"]):
     """Shoo under fixed settings; see ``docs/games/shoo.md`` for each setting's effect.
 
@@ -297,6 +295,10 @@ class ShooGame(Game["ShooState"]):
     id = "shoo"
     name = "Shoo"
     version = 1
+    blurb = "a 9×9 travelling game with neutral horses, shooing and hushing"
+    display_order = 1
+    suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
+    view_module = "shogames.games.shoo.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "designers": {"ruleset": "designers"},

@@ -31,7 +31,6 @@ from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 BLACK: Final = 0
@@ -238,13 +237,15 @@ def _read_custom_map(text: str) -> dict[int, int]:
     return faces
 
 
-@register
 class ShogammonGame(Game["ShogammonState"]):
     """Shogammon under fixed settings; see ``docs/games/shogammon.md``."""
 
     id = "shogammon"
     name = "Shogammon"
     version = 1
+    blurb = "shogi played with two dice and stacked points"
+    display_order = 4
+    view_module = "shogames.games.shogammon.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {"die_map": "classic"},

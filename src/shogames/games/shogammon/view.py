@@ -110,7 +110,7 @@ def _status(state: ShogammonState, names: tuple[str, ...], winner: int | None) -
 
 
 def position_view(state: State[Any]) -> dict[str, Any]:
-    """The position as JSON-ready data for ``static/games/shogammon.js`` (fields in the module docstring).
+    """The position as JSON-ready data for ``static/renderer.js`` (fields in the module docstring).
 
     Args:
         state: a Shogammon state.

@@ -35,7 +35,6 @@ from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 # Move kinds.
@@ -262,13 +261,15 @@ _SETTINGS: Final = (
 )
 
 
-@register
 class ShoGame(Game["ShoState"]):
     """Sho under fixed settings; see ``docs/games/sho.md`` for each setting's effect."""
 
     id = "sho"
     name = "Sho"
     version = 1
+    blurb = "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra"
+    display_order = 3
+    view_module = "shogames.games.sho.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {},

@@ -45,7 +45,6 @@ from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError
 from shogames.core.protocol import Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 BLACK: Final = 0
@@ -281,7 +280,6 @@ def _vector(from_bit: int, to_bit: int) -> tuple[int, int] | None:
     return _DIRECTION_VECTORS.index(unit), distance
 
 
-@register
 class ShobuGame(Game["ShobuState"]):
     """Shobu under fixed settings.
 
@@ -293,6 +291,9 @@ class ShobuGame(Game["ShobuState"]):
     id = "shobu"
     name = "Shobu"
     version = 1
+    blurb = "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour"
+    display_order = 2
+    view_module = "shogames.games.shobu.view"
     setting_specs = (
         Setting("max_turns", 300, "turns before the game is cut and drawn (length cap)", minimum=1),
         Setting(

@@ -1,4 +1,4 @@
-"""Sho in the browser: what the renderer (``static/games/sho.js``) is told, and the clicks of each move.
+"""Sho in the browser: what the renderer (``static/renderer.js``) is told, and the clicks of each move.
 
 The view reads the state's public facts (``stack_at``, ``hand``, ``borne_off``, ``values``, ``seat``,
 ``side``, ``to_move``, ``winner_side``, ...) and, for the step's details that have no property of their
@@ -85,7 +85,7 @@ def _text_fields(state: ShoState) -> tuple[list[str], dict[str, str]]:
 
 
 def position_view(state: State[Any]) -> dict[str, Any]:
-    """A JSON-ready description of a Sho position for ``static/games/sho.js`` (fields in the module doc).
+    """A JSON-ready description of a Sho position for ``static/renderer.js`` (fields in the module doc).
 
     Args:
         state: a :class:`~shogames.games.sho.ShoState`.
