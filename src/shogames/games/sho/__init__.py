@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.notation import is_number, read_number, shown
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.settings import Setting, SettingValue
 
@@ -1101,13 +1102,18 @@ class ShoState(State[ShoMove]):
         elif match.group("first"):
             move = ShoMove(FIRST, coins=int(match.group("first")) - 1)
         else:
-            values = tuple(sorted(int(v) for v in re.split(r"\s*\+\s*", match.group("values").strip())))
+            values = tuple(
+                sorted(
+                    read_number(v, f"a value in {shown(text)}")
+                    for v in re.split(r"\s*\+\s*", match.group("values").strip())
+                )
+            )
             if 0 in values:
                 raise NotationError(f"{text!r}: values are 1 or more")
             if match.group("hand") is not None:
                 coins = match.group("coins")
                 if coins:
-                    move = ShoMove(ENTER, values=values, coins=int(coins))
+                    move = ShoMove(ENTER, values=values, coins=read_number(coins, "the coins entering"))
                 else:
                     entries = [m for m in self.legal_moves() if m.kind == ENTER and m.values == values]
                     if len(entries) > 1:
@@ -1117,7 +1123,7 @@ class ShoState(State[ShoMove]):
                         )
                     move = entries[0] if entries else ShoMove(ENTER, values=values, coins=1)
             else:
-                move = ShoMove(MOVE, int(match.group("source")), values)
+                move = ShoMove(MOVE, read_number(match.group("source"), "the stack's position"), values)
         if move in self.legal_moves():
             return move
         raise IllegalMoveError(f"{text.strip()!r}: {self._why_illegal(move)}")
@@ -1210,9 +1216,9 @@ class ShoState(State[ShoMove]):
 _MOVE_RE: Final = re.compile(
     r"""^\s*(?:
         (?P<word>pass|rethrow)
-      | (?P<low>\d)\s*-\s*(?P<high>\d)
+      | (?P<low>[0-9])\s*-\s*(?P<high>[0-9])
       | first\s*:\s*(?P<first>[1-4])
-      | (?:(?P<hand>h)\s*(?P<coins>\d*)|(?P<source>\d+))\s*:\s*(?P<values>\d+(?:\s*\+\s*\d+)*)
+      | (?:(?P<hand>h)\s*(?P<coins>[0-9]*)|(?P<source>[0-9]+))\s*:\s*(?P<values>[0-9]+(?:\s*\+\s*[0-9]+)*)
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -1231,9 +1237,9 @@ def _remove(values: tuple[int, ...], spent: tuple[int, ...]) -> tuple[int, ...]:
 
 def _read_counts(text: str, what: str, sides: int) -> tuple[int, ...]:
     parts = text.split("/")
-    if len(parts) != sides or not all(part.isdigit() for part in parts):
-        raise NotationError(f"{what} must be {sides} whole numbers separated by '/', got {text!r}")
-    return tuple(int(part) for part in parts)
+    if len(parts) != sides or not all(is_number(part) for part in parts):
+        raise NotationError(f"{what} must be {sides} whole numbers separated by '/', got {shown(text)}")
+    return tuple(read_number(part, what) for part in parts)
 
 
 def _read_position(game: ShoGame, text: str) -> ShoState:
@@ -1249,15 +1255,15 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     size = [0] * game.goal
     if fields[0] != "-":
         for entry in fields[0].split(","):
-            match = re.fullmatch(r"(\d+)([a-d])(\d+)", entry)
+            match = re.fullmatch(r"([0-9]+)([a-d])([0-9]+)", entry)
             if match is None:
                 raise NotationError(
-                    f"track entry {entry!r} is not position, side letter, size (such as 12b2)"
+                    f"track entry {shown(entry)} is not position, side letter, size (such as 12b2)"
                 )
             position, side, count = (
-                int(match.group(1)),
+                read_number(match.group(1), "a track position"),
                 SIDE_LETTERS.index(match.group(2)),
-                int(match.group(3)),
+                read_number(match.group(3), "a stack's size"),
             )
             if not 0 < position < game.goal or side >= sides or count < 1 or owner[position] >= 0:
                 raise NotationError(
@@ -1273,20 +1279,21 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
             raise NotationError(
                 f"side {SIDE_LETTERS[side]} has {total} coins in all; this game gives {game.coins}"
             )
-    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= game.players:
-        raise NotationError(f"the seat to move must be 1..{game.players}, got {fields[3]!r}")
+    if not is_number(fields[3]) or not 1 <= read_number(fields[3], "the seat") <= game.players:
+        raise NotationError(f"the seat to move must be 1..{game.players}, got {shown(fields[3])}")
     seat = int(fields[3]) - 1
     phases = {name: phase for phase, name in _PHASE_NAMES.items()}
     if fields[4] not in phases:
         raise NotationError(f"the phase must be throw, move, follow or draw, got {fields[4]!r}")
     values: tuple[int, ...] = ()
     if fields[5] != "-":
-        if not re.fullmatch(r"\d+(,\d+)*", fields[5]):
-            raise NotationError(f"values must be numbers separated by commas, or -, got {fields[5]!r}")
-        values = tuple(sorted(int(v) for v in fields[5].split(",")))
-    for name, field in (("paras", fields[6]), ("turns", fields[8]), ("ply", fields[9])):
-        if not field.isdigit():
-            raise NotationError(f"{name} must be a whole number, got {field!r}")
+        if not re.fullmatch(r"[0-9]+(,[0-9]+)*", fields[5]):
+            raise NotationError(f"values must be numbers separated by commas, or -, got {shown(fields[5])}")
+        values = tuple(sorted(read_number(v, "a value") for v in fields[5].split(",")))
+    paras, turns, ply = (
+        read_number(field, name)
+        for name, field in (("paras", fields[6]), ("turns", fields[8]), ("ply", fields[9]))
+    )
     first = None
     if fields[7] != "-":
         match = re.fullmatch(r"([1-6])-([1-6])", fields[7])
@@ -1300,7 +1307,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     shomo: set[int] = set()
     for pair in fields[10:]:
         name, _, value = pair.partition("=")
-        if name == "moved" and value.isdigit() and 0 < int(value) < game.goal:
+        if name == "moved" and is_number(value) and 0 < read_number(value, "moved") < game.goal:
             moved = int(value)
         elif name == "bonus" and value == "1":
             bonus = 1
@@ -1308,10 +1315,10 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
             placed = tuple(SIDE_LETTERS.index(letter) for letter in value)
             if any(off[side] != game.coins for side in placed):
                 raise NotationError(f"placed={value}: every placed side has borne off all its coins")
-        elif name == "banked" and value.isdigit():
-            banked = int(value)
-        elif name == "shomo" and re.fullmatch(r"\d+(,\d+)*", value):
-            shomo = {int(part) for part in value.split(",")}
+        elif name == "banked" and is_number(value):
+            banked = read_number(value, "banked")
+        elif name == "shomo" and re.fullmatch(r"[0-9]+(,[0-9]+)*", value):
+            shomo = {read_number(part, "a Sho-mo position") for part in value.split(",")}
             if (
                 any(owner[position] < 0 for position in shomo if position < game.goal)
                 or max(shomo) >= game.goal
@@ -1343,10 +1350,10 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         seat=seat,
         phase=phases[fields[4]],
         values=values,
-        paras=int(fields[6]),
+        paras=paras,
         first=first,
-        turns=int(fields[8]),
-        ply=int(fields[9]),
+        turns=turns,
+        ply=ply,
         winner=winner,
         follow=(moved, bonus),
         banked=banked,

@@ -44,6 +44,7 @@ from collections.abc import Hashable, Mapping
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError
+from shogames.core.notation import read_number
 from shogames.core.protocol import Game, State
 from shogames.core.settings import Setting, SettingValue
 
@@ -343,9 +344,7 @@ class ShobuGame(Game["ShobuState"]):
         seat = BLACK if fields[4] == "b" else WHITE
         turns = 0
         if len(fields) == 6:
-            if not fields[5].isdigit():
-                raise NotationError(f"turns played must be a whole number, got {fields[5]!r}")
-            turns = int(fields[5])
+            turns = read_number(fields[5], "turns played")
         winner: int | None = None
         empty_boards = [
             (stones_seat, BOARD_NAMES[board])

@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.notation import is_number, read_number, shown
 from shogames.core.protocol import CHANCE, Game, State, SuggestedClock
 from shogames.core.settings import Setting, SettingValue
 
@@ -1522,9 +1523,9 @@ _OPTIONAL_FIELDS: Final = (
 
 def _read_counts(text: str, what: str) -> tuple[int, int]:
     parts = text.split("/")
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise NotationError(f"{what} must be two whole numbers 'South/North', got {text!r}")
-    return int(parts[0]), int(parts[1])
+    if len(parts) != 2 or not all(is_number(part) for part in parts):
+        raise NotationError(f"{what} must be two whole numbers 'South/North', got {shown(text)}")
+    return read_number(parts[0], what), read_number(parts[1], what)
 
 
 def _read_board(text: str) -> tuple[list[int], int, int, int]:
@@ -1545,7 +1546,9 @@ def _read_board(text: str) -> tuple[list[int], int, int, int]:
                 file += int(char)
                 continue
             if file >= SIZE:
-                break
+                raise NotationError(
+                    f"rank {rank + 1} ({shown(row)}) has more than 9 squares: {char!r} stands past file i"
+                )
             bit = 1 << (file + SIZE * rank)
             if char in "sSnN":
                 travellers[0 if char in "sS" else 1] |= bit
@@ -1564,7 +1567,7 @@ def _read_board(text: str) -> tuple[list[int], int, int, int]:
                 )
             file += 1
         if file != SIZE:
-            raise NotationError(f"rank {rank + 1} ({row!r}) has {file} squares, not 9")
+            raise NotationError(f"rank {rank + 1} ({shown(row)}) has {file} squares, not 9")
     return travellers, mounted, horses, held
 
 
@@ -1606,9 +1609,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
     stable_horses = _read_counts(fields[2], "stable horses")
     stable_travellers = _read_counts(fields[3], "stabled travellers")
     pasture = _read_counts(fields[4], "pastures")
-    if not fields[5].isdigit():
-        raise NotationError(f"the number of standing moves must be a whole number, got {fields[5]!r}")
-    moves = int(fields[5])
+    moves = read_number(fields[5], "the number of standing moves")
     extra: dict[str, str] = {}
     for pair in fields[6:]:
         name, sep, value = pair.partition("=")
@@ -1684,9 +1685,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
                 "after a hushable move no horse is held (a step, dismount or return holds none)"
             )
         held_before = parse_square(extra["held-before"]) if "held-before" in extra else -1
-        passes_before = (
-            int(extra.get("passes-before", "0")) if extra.get("passes-before", "0").isdigit() else -1
-        )
+        passes_before = {"0": 0, "1": 1}.get(extra.get("passes-before", "0"), -1)
         if passes_before not in (0, 1):
             raise NotationError(f"passes-before must be 0 or 1, got {extra.get('passes-before')!r}")
         hush = _HushContext(hushed, held_before, passes_before, barred)
@@ -1707,9 +1706,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
         end = "repetition"
     ply = _default_ply(game, phase, moves)
     if "ply" in extra:
-        if not extra["ply"].isdigit():
-            raise NotationError(f"ply must be a whole number, got {extra['ply']!r}")
-        ply = int(extra["ply"])
+        ply = read_number(extra["ply"], "ply")
     return ShooState(
         game,
         travellers=(travellers[0], travellers[1]),
