@@ -38,10 +38,8 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any, Final, Protocol, cast
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, State
@@ -99,9 +97,7 @@ def assets_folder(game_id: str) -> Path:
     return Path(module.__file__).parent / "static"
 
 
-async def _game_asset(request: Request) -> Response:
-    game_id = str(request.path_params["game_id"])
-    file_name = str(request.path_params["file_name"])
+async def _game_asset(game_id: str, file_name: str) -> Response:
     try:
         folder = assets_folder(game_id)
     except (ShogamesError, ImportError):
@@ -112,13 +108,15 @@ async def _game_asset(request: Request) -> Response:
     return FileResponse(path)
 
 
-def game_assets() -> Starlette:
+def game_assets() -> FastAPI:
     """An ASGI app serving ``/<game id>/<file>`` from each game's :func:`assets_folder`.
 
     The web app mounts it at ``/static/games``; games are looked up in the registry when asked for, so a
     game registered after the app started is served too.
     """
-    return Starlette(routes=[Route("/{game_id}/{file_name}", _game_asset, methods=["GET", "HEAD"])])
+    assets = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    assets.add_api_route("/{game_id}/{file_name}", _game_asset, methods=["GET", "HEAD"])
+    return assets
 
 
 def legal_move_views(state: State[Any]) -> list[dict[str, Any]]:
