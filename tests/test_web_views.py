@@ -112,3 +112,16 @@ def test_a_game_without_a_view_module_gets_the_generic_view() -> None:
 def test_an_unknown_game_has_no_view() -> None:
     with pytest.raises(SettingsError, match="unknown game 'chess'"):
         views_for("chess")
+
+
+@pytest.mark.parametrize("game_id", [cls.id for cls in GAMES if cls.view_module is not None])
+def test_views_read_the_state_not_its_position_text(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view gives the same description when the position text is garbage: it never parses it."""
+    game = shogames.make(game_id)
+    states = random_states(game, 3, 80)
+    module = views_for(game_id)
+    before = [module.position_view(state) for state in states]
+    monkeypatch.setattr(type(states[0]), "to_text", lambda self: "not a position")
+    after = [module.position_view(state) for state in states]
+    for old, new in zip(before, after, strict=True):
+        assert {**old, "text": None} == {**new, "text": None}

@@ -497,8 +497,57 @@ class ShoState(State[ShoMove]):
 
     @property
     def turns(self) -> int:
-        """Seat turns completed."""
+        """Seat turns completed: what ``max_turns`` counts."""
         return self._turns
+
+    @property
+    def phase(self) -> str:
+        """The step's phase: ``"throw"``, ``"move"``, ``"follow"`` or ``"draw"``.
+
+        ``throw``: the dice are to be thrown; ``follow``: the second part of a flexible pa ra, or a
+        finishing overflow; ``draw``: the draw of the first seat.
+        """
+        return _PHASE_NAMES[self._phase]
+
+    @property
+    def paras(self) -> int:
+        """How many pa ra (1,1) were thrown in this step so far."""
+        return self._paras
+
+    @property
+    def first_throw(self) -> tuple[int, int] | None:
+        """The step's first throw as (low, high) faces, or ``None``; with no pa ra it is the last throw."""
+        return self._first
+
+    @property
+    def moved_stack(self) -> int | None:
+        """In the follow phase, the position of the stack that may not move again, else ``None``."""
+        return self._follow[0] if self._follow[0] >= 0 else None
+
+    @property
+    def has_bonus_throw(self) -> bool:
+        """In the follow phase, whether the step's first part already earned another throw."""
+        return bool(self._follow[1])
+
+    @property
+    def banked_throws(self) -> int:
+        """Under ``para_mode=pool``: bonus throws earned in this step and still to take."""
+        return self._banked
+
+    @property
+    def shomo(self) -> frozenset[int]:
+        """Under ``opening_kill=topup3_on_shomo``: the positions of the opening stacks (Sho-mo)."""
+        return self._shomo
+
+    @property
+    def entered(self) -> tuple[bool, ...]:
+        """Per side, whether it has ever entered a coin."""
+        return self._entered
+
+    @property
+    def placings(self) -> tuple[int, ...]:
+        """Under ``play_to_placings``: the sides that have finished, first finisher first."""
+        return self._placed
 
     def stack_at(self, position: int) -> tuple[int, int] | None:
         """The (side, size) of the stack on ``position`` (1 .. goal - 1), or ``None``."""

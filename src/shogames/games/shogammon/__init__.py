@@ -363,6 +363,11 @@ class ShogammonState(State[ShogammonMove]):
         return self._side
 
     @property
+    def turns(self) -> int:
+        """Turns completed (a turn is a roll and its moves): what ``max_turns`` counts."""
+        return self._turns
+
+    @property
     def dice(self) -> tuple[int, ...]:
         """The dice still to play: two faces, one, or none before the roll."""
         return self._dice

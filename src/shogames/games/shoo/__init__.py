@@ -96,6 +96,7 @@ CHOOSE: Final = 14
 """The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
 
 _PLAY, _TOSS, _CHOICE = 0, 1, 2
+_PHASE_NAMES: Final = ("play", "toss", "choice")
 
 
 class ShooMove(NamedTuple):
@@ -487,6 +488,15 @@ class ShooState(State[ShooMove]):
     def side(self) -> int:
         """The side to move (or that would move): :data:`SOUTH` or :data:`NORTH`."""
         return self._side
+
+    @property
+    def phase(self) -> str:
+        """Where the game stands: ``"toss"``, ``"choice"`` or ``"play"``.
+
+        ``toss``: the coin toss (a chance move); ``choice``: the toss winner chooses the first move or the
+        odd horse; ``play``: moves on the field, also once the game is over.
+        """
+        return _PHASE_NAMES[self._phase]
 
     @property
     def south(self) -> int:
