@@ -3,9 +3,11 @@ offers it, serves its renderer and shows it with its view, with no list of games
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shogames
-from shogames.core import registry
+from shogames.core import CHANCE, registry, sample_chance
 from shogames.core.registry import GameLoadError, available_games, game_class
 from shogames.games import BUILTIN_GAMES
 from shogames.server.app import create_app
@@ -149,3 +151,26 @@ def test_the_toy_game_is_played_through_the_api(client: TestClient) -> None:
         assert answer.status_code == 200, answer.text
         snap = answer.json()
     assert snap["position"]["terminal"] and snap["result"] in ("1-0", "0-1", "1/2-1/2")
+
+
+@pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
+def test_move_kinds_are_named(game_id: str) -> None:
+    """A move's kind is an IntEnum member, in played, listed and parsed moves, so its repr reads."""
+    game = shogames.make(game_id)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        for move in state.legal_moves():
+            kind = getattr(move, "kind", None)
+            if kind is None:  # Shobu's moves have no kinds: every move is a passive and an aggressive move
+                continue
+            assert isinstance(kind, IntEnum), move
+            assert f"{type(kind).__name__}.{kind.name}" in repr(move)
+            if state.to_move != CHANCE:
+                parsed = state.parse_move(state.move_to_text(move))
+                assert isinstance(getattr(parsed, "kind", None), IntEnum), parsed
+        state = state.play(
+            sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
+        )

@@ -30,6 +30,7 @@ import itertools
 import math
 import re
 from collections.abc import Hashable, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -38,19 +39,34 @@ from shogames.core.notation import is_number, read_number, shown
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.settings import Setting, SettingValue
 
+
 # Move kinds.
-THROW: Final = 0
-"""A throw of the two dice (chance): ``low`` and ``high`` are the faces."""
-MOVE: Final = 1
-"""A stack on the track moves forward by the sum of ``values``."""
-ENTER: Final = 2
-"""``coins`` coins enter from the hand at the position given by the sum of ``values``."""
-PASS: Final = 3
-"""A voluntary pass (``allow_pass=on``): the turn ends."""
-RETHROW: Final = 4
-"""Under ``para_mode=ios``, after (1,1): throw again to move 2 + the new throw instead of 2."""
-FIRST: Final = 5
-"""The random choice of the first seat (chance, ``first_player=random``): ``coins`` is the seat."""
+class ShoMoveKind(IntEnum):
+    """What a Sho move does (``ShoMove.kind``); also module constants (:data:`THROW`, ...)."""
+
+    THROW = 0
+    """A throw of the two dice (chance): ``low`` and ``high`` are the faces."""
+    MOVE = 1
+    """A stack on the track moves forward by the sum of ``values``."""
+    ENTER = 2
+    """``coins`` coins enter from the hand at the position given by the sum of ``values``."""
+    PASS = 3
+    """A voluntary pass (``allow_pass=on``): the turn ends."""
+    RETHROW = 4
+    """Under ``para_mode=ios``, after (1,1): throw again to move 2 + the new throw instead of 2."""
+    FIRST = 5
+    """The random choice of the first seat (chance, ``first_player=random``): ``coins`` is the seat."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+THROW: Final = ShoMoveKind.THROW
+MOVE: Final = ShoMoveKind.MOVE
+ENTER: Final = ShoMoveKind.ENTER
+PASS: Final = ShoMoveKind.PASS
+RETHROW: Final = ShoMoveKind.RETHROW
+FIRST: Final = ShoMoveKind.FIRST
 
 SIDE_LETTERS: Final = "abcd"
 """The sides' letters in position text: a side is a player, or a team with four players in teams."""
@@ -78,7 +94,7 @@ class ShoMove(NamedTuple):
         high: the higher face of a THROW.
     """
 
-    kind: int
+    kind: ShoMoveKind
     source: int = 0
     values: tuple[int, ...] = ()
     coins: int = 0

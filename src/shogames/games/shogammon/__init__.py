@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -66,14 +67,27 @@ DIE_MAPS: Final = {
 START_SFEN: Final = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 """The shogi start in SFEN."""
 
-ROLL: Final = 0
-"""Move kind: a roll of the two dice (chance); ``die`` and ``die2`` are the faces."""
-ACT: Final = 1
-"""Move kind: one die's board move or drop."""
-PAIR: Final = 2
-"""Move kind: a point capture, two pieces onto one enemy point with both dice."""
-LOSE: Final = 3
-"""Move kind: give up a die that has no play, so that the other die is played alone."""
+
+class ShogammonMoveKind(IntEnum):
+    """What a Shogammon move does (``ShogammonMove.kind``); also module constants (:data:`ROLL`, ...)."""
+
+    ROLL = 0
+    """A roll of the two dice (chance); ``die`` and ``die2`` are the faces."""
+    ACT = 1
+    """One die's board move or drop."""
+    PAIR = 2
+    """A point capture, two pieces onto one enemy point with both dice."""
+    LOSE = 3
+    """Give up a die that has no play, so that the other die is played alone."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+ROLL: Final = ShogammonMoveKind.ROLL
+ACT: Final = ShogammonMoveKind.ACT
+PAIR: Final = ShogammonMoveKind.PAIR
+LOSE: Final = ShogammonMoveKind.LOSE
 
 
 class ShogammonMove(NamedTuple):
@@ -89,7 +103,7 @@ class ShogammonMove(NamedTuple):
         die2, origin2, to2, promote2: the second half of a PAIR (the higher face of a roll).
     """
 
-    kind: int
+    kind: ShogammonMoveKind
     die: int = 0
     origin: int = -1
     to: int = -1

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable, Iterator, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -63,37 +64,61 @@ FILES: Final = "abcdefghi"
 SIZE: Final = 9
 """The field is SIZE × SIZE squares."""
 
+
 # Move kinds, in the order legal_moves lists them.
-STEP: Final = 0
-"""A foot traveller steps to an adjacent empty square (also a step that answers a shoo)."""
-MOUNT: Final = 1
-"""A foot traveller mounts an adjacent free horse and may ride on (towers: mount only)."""
-RIDE: Final = 2
-"""A mounted traveller slides like a queen."""
-DISMOUNT: Final = 3
-"""A mounted traveller steps off to an adjacent empty square; the horse stays, free."""
-CAPTURE: Final = 4
-"""A traveller takes an adjacent enemy rider's horse, placing the rider, and may ride on."""
-RETURN: Final = 5
-"""A stabled traveller comes back on foot to an empty square of its first row."""
-CALL: Final = 6
-"""A horse is called up from the stable (towers: dropped)."""
-SLIDE: Final = 7
-"""A free horse slides like a queen."""
-HOLD: Final = 8
-"""A free horse next to one of the mover's travellers is held for the opponent's next turn."""
-RETIRE: Final = 9
-"""A free horse next to one of the mover's travellers goes to the mover's pasture for good."""
-SHOOED_OFF: Final = 10
-"""A shooed traveller with no answer leaves the field (towers: and is dropped near its start area)."""
-HUSH: Final = 11
-"""The opponent's last move is taken back: "Hush, you can't do that!"."""
-PASS: Final = 12
-"""No legal action: the turn passes."""
-TOSS: Final = 13
-"""The coin toss (a chance outcome): ``to`` is the winner's seat."""
-CHOOSE: Final = 14
-"""The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
+class ShooMoveKind(IntEnum):
+    """What a Shoo move does (``ShooMove.kind``); also module constants (:data:`STEP`, ...)."""
+
+    STEP = 0
+    """A foot traveller steps to an adjacent empty square (also a step that answers a shoo)."""
+    MOUNT = 1
+    """A foot traveller mounts an adjacent free horse and may ride on (towers: mount only)."""
+    RIDE = 2
+    """A mounted traveller slides like a queen."""
+    DISMOUNT = 3
+    """A mounted traveller steps off to an adjacent empty square; the horse stays, free."""
+    CAPTURE = 4
+    """A traveller takes an adjacent enemy rider's horse, placing the rider, and may ride on."""
+    RETURN = 5
+    """A stabled traveller comes back on foot to an empty square of its first row."""
+    CALL = 6
+    """A horse is called up from the stable (towers: dropped)."""
+    SLIDE = 7
+    """A free horse slides like a queen."""
+    HOLD = 8
+    """A free horse next to one of the mover's travellers is held for the opponent's next turn."""
+    RETIRE = 9
+    """A free horse next to one of the mover's travellers goes to the mover's pasture for good."""
+    SHOOED_OFF = 10
+    """A shooed traveller with no answer leaves the field (towers: and is dropped near its start area)."""
+    HUSH = 11
+    """The opponent's last move is taken back: "Hush, you can't do that!"."""
+    PASS = 12
+    """No legal action: the turn passes."""
+    TOSS = 13
+    """The coin toss (a chance outcome): ``to`` is the winner's seat."""
+    CHOOSE = 14
+    """The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+STEP: Final = ShooMoveKind.STEP
+MOUNT: Final = ShooMoveKind.MOUNT
+RIDE: Final = ShooMoveKind.RIDE
+DISMOUNT: Final = ShooMoveKind.DISMOUNT
+CAPTURE: Final = ShooMoveKind.CAPTURE
+RETURN: Final = ShooMoveKind.RETURN
+CALL: Final = ShooMoveKind.CALL
+SLIDE: Final = ShooMoveKind.SLIDE
+HOLD: Final = ShooMoveKind.HOLD
+RETIRE: Final = ShooMoveKind.RETIRE
+SHOOED_OFF: Final = ShooMoveKind.SHOOED_OFF
+HUSH: Final = ShooMoveKind.HUSH
+PASS: Final = ShooMoveKind.PASS
+TOSS: Final = ShooMoveKind.TOSS
+CHOOSE: Final = ShooMoveKind.CHOOSE
 
 _PLAY, _TOSS, _CHOICE = 0, 1, 2
 _PHASE_NAMES: Final = ("play", "toss", "choice")
@@ -111,7 +136,7 @@ class ShooMove(NamedTuple):
         shoo: the square of the enemy traveller shooed by this move, or -1.
     """
 
-    kind: int
+    kind: ShooMoveKind
     origin: int = -1
     via: int = -1
     place: int = -1
