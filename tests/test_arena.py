@@ -116,7 +116,7 @@ def test_arena_command(tmp_path: Path) -> None:
     assert "hard(alphabeta:depth=3,nodes=10000)" not in budget.output  # the spec's own nodes win
 
 
-_SHORT = {"shobu": "max_turns=12", "shoo": "max_plies=14", "sho": "max_turns=6", "shogammon": "max_turns=8"}
+_SHORT = {"shobu": "max_turns=12", "shoo": "max_turns=14", "sho": "max_turns=6", "shogammon": "max_turns=8"}
 
 
 @pytest.mark.parametrize("game_id", ["shobu", "shoo", "sho", "shogammon"])

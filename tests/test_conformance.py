@@ -36,7 +36,7 @@ def _game_cases() -> list[Any]:
 # Games whose random games run long get a shorter length cap and fewer games here, so that the suite stays
 # quick: every state is still checked, and the cap itself is one of the endings checked.
 _SHORTER: dict[str, tuple[dict[str, object], int]] = {
-    "shoo": ({"max_plies": 150}, 8),
+    "shoo": ({"max_turns": 150}, 8),
     "shogammon": ({"max_turns": 150}, 8),
 }
 
@@ -127,7 +127,7 @@ class _NeverEnds(DiceRaceState):
     """Ignores the length cap, and only ever advances by 1 (so nobody reaches 50 in time)."""
 
     def is_terminal(self) -> bool:
-        return self.winner() is not None
+        return self.winner is not None
 
     def is_truncated(self) -> bool:
         return False
@@ -173,7 +173,7 @@ class _WrongMover(DiceRaceState):
 
 class _UnevenReturns(DiceRaceState):
     def returns(self) -> tuple[float, ...]:
-        winner = self.winner()
+        winner = self.winner
         return (0.0, 0.0) if winner is None else (2.0, -1.0)
 
 

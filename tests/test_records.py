@@ -353,7 +353,7 @@ def test_any_record_round_trips(extra: dict[str, str], moves: list[str]) -> None
 
 def test_finish_record_from_a_won_game() -> None:
     record, state = play_random(DiceRaceGame(target=4), 1)
-    winner = state.winner()
+    winner = state.winner
     assert winner is not None
     assert record.result == ("1-0" if winner == 0 else "0-1")
     assert record.termination == "normal"

@@ -123,7 +123,7 @@ def _win_in_one(game_id: str, settings: dict[str, Any]) -> tuple[State[Any], set
     raise AssertionError(f"no win in one found in {game_id}")
 
 
-_WIN_SETTINGS = {"shobu": {}, "shoo": {"max_plies": 3000}, "sho": {"players": 2}, "shogammon": {}}
+_WIN_SETTINGS = {"shobu": {}, "shoo": {"max_turns": 3000}, "sho": {"players": 2}, "shogammon": {}}
 _FINDERS = (
     "greedy",
     "greedy:noise=1",

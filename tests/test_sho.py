@@ -550,7 +550,7 @@ def test_r6_topup3_marks_opening_stacks_and_kills_plainly() -> None:
 
 def test_r3_previous_winner_starts_the_next_game() -> None:
     won = at("60a2 0/9/9 7/0/0 1 move 5 0 - 30 90 entered=a").play_text("60:5")
-    assert won.winning_seat == 0
+    assert won.finishing_seat == 0
     series = game(first_player="previous_winner", previous_winner=3).new_initial_state()
     assert series.seat == 2
     assert game(first_player="previous_winner").new_initial_state().seat == 0  # the first game

@@ -12,6 +12,7 @@ from shogames import make
 from shogames.agents import RandomAgent
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE, State
+from shogames.core.settings import parse_settings_text
 from shogames.games.shoo import (
     BLUE,
     CAPTURE,
@@ -471,7 +472,7 @@ def test_hush_lose_move_ends_the_hushed_turn() -> None:
     hushed = state.play_text("e6-e5").play_text("HUSH")
     assert hushed.piece_at(parse_square("e6")) == "n"
     assert hushed.side == 0  # South moves next: North lost its turn
-    assert hushed.standing_moves == 1
+    assert hushed.turns == 1  # the hushed move and the hush are not turns
 
 
 def test_hush_shoo_off_sends_the_traveller_to_its_stable() -> None:
@@ -506,11 +507,19 @@ def test_capture_in_home(rule: str, places: set[str]) -> None:
     assert found == places
 
 
-def test_max_plies_caps_the_game() -> None:
-    state = make("shoo", max_plies=2, first_player="blue").new_initial_state()
+def test_max_turns_caps_the_game() -> None:
+    state = make("shoo", max_turns=2, first_player="blue").new_initial_state()
     state = state.play_text("g3-g4").play_text("c7-c6")
-    assert state.is_terminal() and state.is_truncated()
+    assert state.is_terminal() and state.is_truncated() and state.turns == 2
     assert state.termination() == "length cap" and state.returns() == (0.0, 0.0)
+
+
+def test_the_length_cap_old_name_max_plies_is_still_read() -> None:
+    """Records written before the cap was named ``max_turns`` (as in every game) say ``max_plies``."""
+    game = ShooGame(None, **parse_settings_text(ShooGame.setting_specs, "max_plies=7 hush=off"))
+    assert game.settings["max_turns"] == 7 and "max_plies" not in game.settings
+    assert "max_turns=7" in game.settings_text()
+    assert make("shoo", max_plies=9).settings["max_turns"] == 9
 
 
 @pytest.mark.parametrize("bad", [{"horses": 8}, {"hush": "sometimes"}, {"ruleset": "chess"}])

@@ -51,7 +51,7 @@ def test_start_position_view() -> None:
     assert view["die_map_text"] == "1:P 2:LN 3:S 4:G 5:BR 6:K"
     assert view["die_map"][1] == {"face": 2, "kinds": ["L", "N"]}
     assert view["face_of"] == {"P": 1, "L": 2, "N": 2, "S": 3, "G": 4, "B": 5, "R": 5, "K": 6}
-    assert (view["turn"], view["max_turns"], view["ply"]) == (1, 1000, 0)
+    assert (view["turns"], view["max_turns"], view["ply"]) == (0, 1000, 0)
     assert (view["terminal"], view["winner"], view["termination"]) == (False, None, None)
     assert view["players"] == ["Black", "White"] and view["strict_dice"] is False
 
@@ -69,7 +69,7 @@ def test_points_hands_promoted_pieces_and_one_die_left() -> None:
     assert view["status"] == "Black to play 1"
     dragon = position_view(state_of("4k4/9/9/9/9/9/9/4[P+R]4/4K4 w - 5 2-5 20"))
     assert dragon["board"][7][4][1] == {"owner": 0, "kind": "R", "promoted": True}
-    assert dragon["side"] == 1 and dragon["to_move"] == 1 and dragon["turn"] == 5
+    assert dragon["side"] == 1 and dragon["to_move"] == 1 and dragon["turns"] == 4
 
 
 def test_other_die_maps() -> None:

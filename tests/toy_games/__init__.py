@@ -119,6 +119,7 @@ class DiceRaceState(State[int]):
     def ply(self) -> int:
         return self.count
 
+    @property
     def winner(self) -> int | None:
         """The seat that reached the target, if any."""
         for seat in (0, 1):
@@ -127,10 +128,10 @@ class DiceRaceState(State[int]):
         return None
 
     def is_terminal(self) -> bool:
-        return self.winner() is not None or self.count >= self.race.max_game_length
+        return self.winner is not None or self.count >= self.race.max_game_length
 
     def is_truncated(self) -> bool:
-        return self.winner() is None and self.count >= self.race.max_game_length
+        return self.winner is None and self.count >= self.race.max_game_length
 
     @property
     def to_move(self) -> int | None:
@@ -158,7 +159,7 @@ class DiceRaceState(State[int]):
         return type(self)(self.race, (places[0], places[1]), 1 - self.turn, None, self.count + 1)
 
     def returns(self) -> tuple[float, ...]:
-        winner = self.winner()
+        winner = self.winner
         if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)

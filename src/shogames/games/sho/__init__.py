@@ -604,14 +604,25 @@ class ShoState(State[ShoMove]):
         return "normal" if self._end == "win" else "length cap"
 
     @property
-    def winning_seat(self) -> int | None:
-        """The seat that made the winning move (it starts the next game of a series), or ``None``."""
+    def finishing_seat(self) -> int | None:
+        """The seat whose move won the game (it starts the next game of a series), or ``None``.
+
+        Not "the winner": with teams its partner wins too (:attr:`winner_side`, :attr:`winner_seats`).
+        """
         return self._seat if self._winner is not None else None
 
     @property
     def winner_side(self) -> int | None:
-        """The side that won, or ``None``."""
+        """The side that won (a player, or a team of partners), or ``None``."""
         return self._winner
+
+    @property
+    def winner_seats(self) -> tuple[int, ...]:
+        """The seats that won: the winning side's player or both partners; empty while going on or drawn."""
+        if self._winner is None:
+            return ()
+        partners = self._game.partners(self._winner)
+        return tuple(seat for seat in range(self._game.players) if self._game.side_of(seat) in partners)
 
     def returns(self) -> tuple[float, ...]:
         """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat."""

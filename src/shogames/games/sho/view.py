@@ -119,11 +119,6 @@ def position_view(state: State[Any]) -> dict[str, Any]:
     paras = state.paras
     dice = [1, 1] if paras and first is not None else first
     winner = state.winner_side
-    winner_seats = (
-        [seat for seat in range(game.players) if seat_side[seat] in game.partners(winner)]
-        if winner is not None
-        else []
-    )
     return {
         "game": "sho",
         "shells": int(game.settings["shells"]),
@@ -151,7 +146,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "terminal": terminal,
         "truncated": state.is_truncated(),
         "winner_side": winner,
-        "winner_seats": winner_seats,
+        "winner_seats": list(state.winner_seats),
         "returns": list(state.returns()) if terminal else None,
         "text": state.to_text(),
     }

@@ -22,9 +22,10 @@ The view (:func:`position_view`) is a dict with these fields:
 ``homeboards``
     Per seat, the names of its two homeboards: ``[["BD", "BL"], ["WD", "WL"]]``.
 ``to_move``
-    The seat to move (0 or 1), or ``None`` when the game is over; ``side`` is the seat whose turn it is or
-    would be (also once the game is over); ``mover_colour`` is that seat's stone letter.
-``turn`` / ``max_turns``
+    The seat to move (0 or 1), or ``None`` when the game is over; ``side`` is the side (colour) whose turn
+    it is or would be, also once the game is over (each seat plays its own side, with the same number);
+    ``mover_colour`` is that side's stone letter.
+``turns`` / ``max_turns``
     Turns played so far, and the length cap (the game is drawn as truncated when it is reached).
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the winning seat (``None`` while going on or when drawn), and why it ended
@@ -121,7 +122,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "to_move": shobu.to_move,
         "side": side,
         "mover_colour": "b" if side == BLACK else "w",
-        "turn": shobu.ply,
+        "turns": shobu.turns,
         "max_turns": shobu.game.max_game_length,
         "terminal": shobu.is_terminal(),
         "winner": shobu.winner,

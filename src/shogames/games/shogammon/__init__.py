@@ -373,8 +373,16 @@ class ShogammonState(State[ShogammonMove]):
 
     @property
     def side(self) -> int:
-        """The side whose turn it is: :data:`BLACK` or :data:`WHITE`."""
+        """The side (colour) whose turn it is: :data:`BLACK` or :data:`WHITE`.
+
+        Each seat plays its own side, with the same number: Black is seat 0, White seat 1.
+        """
         return self._side
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that took the enemy king, or ``None`` (going on, or drawn by the turn cap)."""
+        return self._winner
 
     @property
     def turns(self) -> int:

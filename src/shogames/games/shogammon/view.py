@@ -27,8 +27,8 @@ The view (:func:`position_view`) is a dict with these fields:
     Six entries ``{"face": 1, "kinds": ["P"]}``: which kinds each face moves or drops (a promoted piece uses
     its kind's face); ``die_map_text`` is the same as ``"1:P 2:LN 3:S 4:G 5:BR 6:K"``, and ``face_of`` maps a
     kind letter to its face.
-``turn`` / ``max_turns`` / ``ply``
-    The turn number (turns played plus 1), the turn cap (0 for none) and the plies so far.
+``turns`` / ``max_turns`` / ``ply``
+    Turns completed, the turn cap (0 for none) and the plies so far.
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the seat that took the enemy king (``None`` if none), and why it ended
     (``"king taken"``, ``"length cap"`` or ``None``).
@@ -139,10 +139,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         face: [LETTERS[kind] for kind in range(1, KING + 1) if game.faces[kind] == face]
         for face in range(1, 7)
     }
-    results = s.returns()
-    winner = (
-        next((seat for seat, value in enumerate(results) if value > 0), None) if s.is_terminal() else None
-    )
+    winner = s.winner
     termination = None
     if winner is not None:
         termination = "king taken"
@@ -163,7 +160,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "die_map": [{"face": face, "kinds": kinds} for face, kinds in kinds_of.items()],
         "die_map_text": " ".join(f"{face}:{''.join(kinds)}" for face, kinds in kinds_of.items()),
         "face_of": {LETTERS[kind]: game.faces[kind] for kind in range(1, KING + 1)},
-        "turn": s.turns + 1,
+        "turns": s.turns,
         "max_turns": game.max_turns,
         "ply": s.ply,
         "terminal": s.is_terminal(),

@@ -292,7 +292,13 @@ _SETTINGS: Final = (
         "who moves first: decided by the toss and choice, or fixed",
         ("toss", "blue", "white"),
     ),
-    Setting("max_plies", 1000, "standing moves before the game is cut and drawn (length cap)", minimum=1),
+    Setting(
+        "max_turns",
+        1000,
+        "turns (standing moves) before the game is cut and drawn (length cap)",
+        minimum=1,
+        old_names=("max_plies",),
+    ),
 )
 
 # The most hushes one turn can see: every hushable move is a step or dismount (at most 8 per traveller
@@ -312,7 +318,8 @@ class ShooGame(Game["ShooState"]):
         mount_escape: ``on`` or ``off``.
         leave_home: ``no`` or ``yes`` (variant V3).
         first_player: ``toss``, ``blue`` or ``white``.
-        max_plies: the length cap in standing moves (hushed moves and hushes do not count).
+        max_turns: the length cap in turns: standing moves (hushed moves and hushes do not count); its
+            name was ``max_plies``, still read.
 
     The towers ruleset has no hushing and no traveller stables, drops horses anywhere outside the home
     areas and settles home captures by itself, so it ignores ``stable_drop``, ``hush`` and
@@ -346,7 +353,7 @@ class ShooGame(Game["ShooState"]):
         self.capture_in_home = "anywhere" if self.towers else str(self.settings["capture_in_home"])
         self.mount_escape = self.settings["mount_escape"] == "on"
         self.safety = self.settings["leave_home"] == "no"
-        self.max_plies = int(self.settings["max_plies"])
+        self.max_turns = int(self.settings["max_turns"])
         self.horses_per_stable = (int(self.settings["horses"]) - 1) // 2
 
     @property
@@ -357,7 +364,7 @@ class ShooGame(Game["ShooState"]):
     @property
     def max_game_length(self) -> int:
         """A true bound: two opening plies, then per standing move at most 81 hushed moves and hushes."""
-        return 2 + self.max_plies * (1 + 2 * _MAX_HUSHES_PER_TURN)
+        return 2 + self.max_turns * (1 + 2 * _MAX_HUSHES_PER_TURN)
 
     @property
     def has_chance(self) -> bool:
@@ -505,8 +512,8 @@ class ShooState(State[ShooMove]):
         return self._ply
 
     @property
-    def standing_moves(self) -> int:
-        """Moves that stand (no toss, choice, hushed move or hush): what ``max_plies`` counts."""
+    def turns(self) -> int:
+        """Turns completed: standing moves (no toss, choice, hushed move or hush); the cap counts them."""
         return self._moves
 
     @property
@@ -602,7 +609,7 @@ class ShooState(State[ShooMove]):
                 return "win"
         if self._passes >= 2:
             return "passes"
-        if self._moves >= self._game.max_plies:
+        if self._moves >= self._game.max_turns:
             return "cap"
         return None
 
@@ -644,7 +651,7 @@ class ShooState(State[ShooMove]):
         return self._end is not None
 
     def is_truncated(self) -> bool:
-        """Whether the game reached ``max_plies`` standing moves without a result."""
+        """Whether the game reached ``max_turns`` turns (standing moves) without a result."""
         return self._end == "cap"
 
     def termination(self) -> str | None:

@@ -361,7 +361,7 @@ export function render(view, options = {}) {
   svg += handStand(view, orientation, RIGHT_X, BOARD_Y + BOARD_H - bottomStandH, orientation, names).svg;
 
   // Turn line above the board.
-  const info = `Turn ${view.turn}${view.max_turns ? ` of ${view.max_turns}` : ""}`;
+  const info = `Turn ${view.turns + 1}${view.max_turns ? ` of ${view.max_turns}` : ""}`;
   svg += `<text x="${BOARD_X + BOARD_W / 2}" y="${BOARD_Y - 5}" text-anchor="middle" font-family="${SANS}" font-size="11" fill="#6b5638">${esc(info)}</text>`;
   svg += `</svg>`;
   return svg;
