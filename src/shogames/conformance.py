@@ -16,6 +16,7 @@ registered game)::
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from collections.abc import Hashable
 from fractions import Fraction
@@ -94,7 +95,31 @@ class _Checker:
                 self.fail(state, "chance_outcomes() did not raise ValueError at a state that is not chance")
         self.check_move_texts(state, moves)
         self.check_position_text(state, moves)
+        self.check_value(state, moves)
         return moves
+
+    def check_value(self, state: State[Any], moves: list[Any]) -> None:
+        """A state is a value: hashable, equal to a copy of its position, and picklable."""
+        try:
+            key_hash = hash(state.key())
+        except TypeError as error:
+            self.fail(state, f"key() is not hashable: {error}")
+        try:
+            copy = pickle.loads(pickle.dumps(state))
+        except Exception as error:  # pickle raises many kinds of error
+            self.fail(state, f"the state does not pickle: {type(error).__name__}: {error}")
+        restored = self.game.state_from_text(state.to_text())
+        for what, other in (("its unpickled copy", copy), ("the state read from its text", restored)):
+            self.require(other == state, state, f"the state is not equal (==) to {what}")
+            self.require(hash(other) == hash(state), state, f"the state and {what} hash differently")
+        self.require(
+            copy.key() == state.key() and hash(copy.key()) == key_hash, state, "a pickle changed key()"
+        )
+        self.require(
+            copy.to_text() == state.to_text(), state, f"a pickle changed the text to {copy.to_text()!r}"
+        )
+        self.require(list(copy.legal_moves()) == moves, state, "the unpickled state has other legal moves")
+        self.require(copy.game == self.game, state, "the unpickled state's game is not equal to the game")
 
     def check_mover(self, state: State[Any], terminal: bool) -> None:
         to_move = state.to_move
@@ -244,6 +269,12 @@ class _Checker:
             f"play_unchecked({state.move_to_text(move)!r}) reached another key than play()",
         )
         self.require(after.ply == state.ply + 1, state, f"play() moved ply from {state.ply} to {after.ply}")
+        self.require(
+            (after == state) == (after.key() == state.key()),
+            state,
+            "== disagrees with key(): the states before and after a move compare "
+            + ("equal with different keys" if after == state else "unequal with equal keys"),
+        )
         return after
 
 
@@ -339,6 +370,9 @@ def check_game(game: Game[Any], *, n_games: int = 20, seed: int = 0) -> None:
       ``parse_move`` refuses garbage;
     * ``game.state_from_text(state.to_text())`` has the same text, key, mover, ply (so the length cap
       still applies), end, returns and legal move texts;
+    * the state is a value: ``hash(key())`` works; the state equals (``==``, same hash) the state read from
+      its text and its copy through :mod:`pickle`, which has the same key, text and legal moves; and
+      ``==`` between a state and the next agrees with their keys;
     * ``play`` leaves its input unchanged, agrees with ``play_unchecked`` and adds one ply; a move taken
       from the previous state is refused by ``play`` (and ``is_legal``) unless it is legal here, and
       ``parse_move`` of its text never returns an illegal move;

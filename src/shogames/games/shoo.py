@@ -464,6 +464,30 @@ class ShooState(State[ShooMove]):
         # A position restored by a HUSH keeps its own node; any other adds itself after `parent`.
         self._history = history if history is not None else self._record_history(parent)
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields for :mod:`pickle`, with the chain of earlier positions as a flat list.
+
+        Pickling the chain as linked nodes would recurse once per ply and fail in a long game.
+        """
+        fields = {name: getattr(self, name) for name in self.__slots__ if name not in ("_history", "_legal")}
+        chain = []
+        node: _History | None = self._history
+        while node is not None:
+            chain.append((node.key, node.epoch))
+            node = node.parent
+        fields["_history"] = chain
+        return fields
+
+    def __setstate__(self, fields: dict[str, object]) -> None:
+        chain = fields.pop("_history")
+        node: _History | None = None
+        for key, epoch in reversed(chain):  # type: ignore[call-overload]
+            node = _History(key, epoch, node)
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        self._history = node  # type: ignore[assignment]
+        self._legal = None
+
     # --- Facts about the position ------------------------------------------------------------------------
 
     @property
