@@ -221,7 +221,13 @@ class _IdentityEquality(DiceRaceState):
     __hash__ = object.__hash__
 
 
+class _RewardingForfeit(DiceRaceState):
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        return (1.0, -1.0) if loser == 0 else (-1.0, 1.0)  # the bug: the seat that gives up wins
+
+
 BROKEN = [
+    (_RewardingForfeit, "the least for the seat that gives up"),
     (_UnhashableKey, "key() is not hashable"),
     (_Unpicklable, "the state does not pickle: TypeError: this state holds an open file"),
     (_IdentityEquality, "the state is not equal (==) to its unpickled copy"),

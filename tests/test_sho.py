@@ -12,6 +12,7 @@ from shogames.conformance import check_game
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE
 from shogames.games.sho import ShoGame, ShoState
+from shogames.records import finish_record, parse_record, replay, start_record, write_record
 
 
 def game(**settings: object) -> ShoGame:
@@ -317,6 +318,54 @@ def test_r15_free_for_all_with_four() -> None:
     assert ffa.num_sides == 4
     won = ffa.state_from_text("60d2 9/9/9/0 0/0/0/7 4 move 5 0 - 30 90 entered=d").play_text("60:5")
     assert won.returns() == pytest.approx((-1 / 3, -1 / 3, -1 / 3, 1.0))
+
+
+@pytest.mark.parametrize(
+    ("settings", "loser", "returns", "result"),
+    [
+        # Teams: the partner of the seat that gives up loses with it, as the game's own win returns say.
+        ({"players": 4}, 0, (-1.0, 1.0, -1.0, 1.0), "0-1-0-1"),
+        ({"players": 4}, 3, (1.0, -1.0, 1.0, -1.0), "1-0-1-0"),
+        ({"players": 4, "team_coins": "separate"}, 1, (1.0, -1.0, 1.0, -1.0), "1-0-1-0"),
+        # Alone: the others share the loser's loss.
+        (
+            {"players": 4, "four_player_mode": "free_for_all"},
+            2,
+            (1 / 9, 1 / 9, -1 / 3, 1 / 9),
+            "1/3-1/3-0-1/3",
+        ),
+        ({"players": 3}, 1, (0.25, -0.5, 0.25), "1/2-0-1/2"),
+        ({"players": 2}, 0, (-1.0, 1.0), "0-1"),
+    ],
+)
+def test_r15_a_forfeit_is_scored_as_the_game_scores_a_win(
+    settings: dict[str, object], loser: int, returns: tuple[float, ...], result: str
+) -> None:
+    state = game(**settings).new_initial_state()
+    assert state.forfeit_returns(loser) == pytest.approx(returns)
+    assert sum(state.forfeit_returns(loser)) == pytest.approx(0)
+    for termination in ("resignation", "time forfeit"):
+        record = start_record(state.game, [f"p{seat}" for seat in range(state.game.num_players)])
+        finish_record(record, state, resigned=loser, termination=termination)
+        assert record.result == result and record.termination == termination
+        assert replay(parse_record(write_record(record))).final_state == state
+
+
+def test_r15_a_forfeit_in_teams_names_the_team_that_wins() -> None:
+    state = game(players=4).new_initial_state()
+    record = start_record(state.game, ["a", "b", "c", "d"])
+    finish_record(record, state, resigned=0)
+    assert record.result == "0-1-0-1"  # not 0-1/3-1/3-1/3: Player 3 is Player 1's partner
+    wrong = write_record(record).replace('[Result "0-1-0-1"]', '[Result "0-1/3-1/3-1/3"]')
+    with pytest.raises(NotationError, match="Result"):
+        replay(parse_record(wrong))
+
+
+def test_r14_a_forfeit_with_placings_keeps_the_placings_already_won() -> None:
+    placings = game(players=4, four_player_mode="free_for_all", play_to_placings="on")
+    state = placings.state_from_text("5b1,6c1 0/8/8/9 9/0/0/0 2 throw - 0 - 40 120 entered=abc placed=a")
+    # a finished first (+1); d gives up and is last (-1); b and c share the 2nd and 3rd places (1/3, -1/3).
+    assert state.forfeit_returns(3) == pytest.approx((1.0, 0.0, 0.0, -1.0))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -26,6 +26,7 @@ from shogames.core.chance import sample_outcome
 from shogames.core.errors import IllegalMoveError, NotationError, ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import (
+    Record,
     _move_text_problem,
     finish_record,
     game_from_record,
@@ -290,6 +291,7 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
     state: State[Any] = game.new_initial_state()
     record = start_record(game, ["random"] * game.num_players, seed=seed)
     previous: tuple[State[Any], list[Any]] | None = None
+    forfeit: tuple[State[Any], Record] | None = None
     ply = 0
     while True:
         try:
@@ -309,6 +311,8 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
                 move = sample_outcome(state.chance_outcomes(), rng)
             else:
                 move = rng.choice(moves)
+            if ply == _FORFEIT_PLY:
+                forfeit = (state, Record(dict(record.headers), list(record.moves)))
             record.add_move(state.move_to_text(move))
             previous = (state, moves)
             state = checker.check_play(state, move)
@@ -318,6 +322,36 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
         except Exception as error:  # a crash in the game's code: say where it happened
             checker.fail(state, f"unexpected {type(error).__name__}: {error}")
     _check_record(checker, record, state)
+    if forfeit is not None:
+        _check_forfeit(checker, forfeit[1], forfeit[0])
+
+
+_FORFEIT_PLY = 6
+"""The ply at which each random game is also recorded as given up by a seat, to check the forfeit record."""
+
+
+def _check_forfeit(checker: _Checker, record: Record, state: State[Any]) -> None:
+    """A seat gives up here: the game's forfeit returns are in range and its record replays."""
+    game = checker.game
+    loser = state.ply % game.num_players
+    returns = tuple(state.forfeit_returns(loser))
+    checker.require(
+        len(returns) == game.num_players
+        and all(game.min_utility <= value <= game.max_utility for value in returns)
+        and (not game.is_zero_sum or math.isclose(sum(returns), 0.0, abs_tol=1e-9))
+        and returns[loser] == min(returns),
+        state,
+        f"forfeit_returns({loser}) is {returns}: one value per seat, in range, zero-sum when the game is, "
+        "and the least for the seat that gives up",
+    )
+    try:
+        finish_record(record, state, resigned=loser)
+        replayed = replay(parse_record(write_record(record))).final_state
+    except Exception as error:
+        checker.fail(state, f"the record of seat {loser} resigning here does not replay: {error}")
+    checker.require(
+        replayed.key() == state.key(), state, "the record of a resignation replays to another key"
+    )
 
 
 def _check_record(checker: _Checker, record: Any, final: State[Any]) -> None:
@@ -378,6 +412,8 @@ def check_game(game: Game[Any], *, n_games: int = 20, seed: int = 0) -> None:
       ``parse_move`` of its text never returns an illegal move;
     * the game ends within ``game.max_game_length`` plies;
 
+    that the game's :meth:`~shogames.core.protocol.State.forfeit_returns` at ply 6 are in range (the least
+    for the seat that gives up) and the record of that resignation replays;
     and that each game's record (:func:`~shogames.records.start_record`, moves,
     :func:`~shogames.records.finish_record`) writes, reads back equal, rebuilds the same settings and
     replays to the same final key.

@@ -226,6 +226,25 @@ class State(ABC, Generic[MoveT]):
             return self.returns()
         return (0.0,) * self.game.num_players
 
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        """Every seat's return when seat ``loser`` gives up here: resigns, loses on time or abandons.
+
+        The game decides, as it decides its own results. This default gives the loser
+        :attr:`Game.min_utility` and every other seat an equal share of the win, so that in a record's
+        Result the loser scores 0 and each other seat ``1 / (players - 1)`` (``0-1`` with two players). A
+        game with teams or placings gives its own (Sho: the loser's partner loses with it).
+
+        Raises:
+            ValueError: ``loser`` is not a seat of the game.
+        """
+        game = self.game
+        players = game.num_players
+        if not 0 <= loser < players:
+            raise ValueError(f"the seat that gives up must be from 0 to {players - 1}, got {loser}")
+        low, high = game.min_utility, game.max_utility
+        share = low + (high - low) / max(players - 1, 1)
+        return tuple(low if seat == loser else share for seat in range(players))
+
     def is_truncated(self) -> bool:
         """Whether the game ended because it reached the length cap rather than by the rules."""
         return False
