@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -428,6 +430,40 @@ def test_bad_moves(text: str) -> None:
     state = at("3a1 8/9/9 0/0/0 1 move 4 0 - 3 9 entered=a")
     with pytest.raises((NotationError, IllegalMoveError)):
         state.parse_move(text)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games" / "sho.md"
+
+
+def test_the_docs_triple_pa_ra_example_is_what_the_engine_writes() -> None:
+    text = " ".join(DOCS.read_text().split())
+    match = re.search(r"A triple pa ra win under `lhasa`: from `([^`]+)`, three `1-1` give `([^`]+)`", text)
+    assert match is not None
+    start = ShoGame("lhasa").state_from_text(match[1])
+    assert throw(start, "1-1", "1-1", "1-1").to_text() == match[2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A finished game has nothing left to spend: one position, one text.
+        "20a2,30b1 7/8/9 0/0/0 1 throw 2,2 3 1-1 6 23 entered=ab winner=a",
+        "20a2,30b1 7/8/9 0/0/0 1 move 4 0 - 6 23 entered=ab winner=a",
+        "- 0/9/9 9/0/0 1 follow 3 0 - 6 23 entered=a",
+        "- 0/9/9 9/0/0 1 throw - 0 - 6 23 entered=a banked=1",
+    ],
+)
+def test_a_finished_game_has_one_text(text: str) -> None:
+    with pytest.raises(NotationError, match="the game is over"):
+        ShoGame("lhasa").state_from_text(text)
+
+
+def test_a_win_by_the_last_move_of_a_split_leaves_nothing_to_spend() -> None:
+    flexible = game(flexible_para="on", players=2)
+    state = flexible.state_from_text("60a9 0/9 0/0 1 move 8 1 1-1 30 90 entered=ab")
+    won = state.play_text("60:4")
+    assert won.is_terminal()
+    assert won.to_text() == "- 0/9 9/0 1 throw - 0 - 30 91 entered=ab"
 
 
 _HUGE = "9" * 5000  # past Python's 4,300-digit limit on int("...")

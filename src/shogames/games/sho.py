@@ -461,6 +461,10 @@ class ShoState(State[ShoMove]):
             self._end = "win"
         elif turns >= int(game.settings["max_turns"]):
             self._end = "cap"
+        if self._end is not None:
+            # Nothing is left to spend in a finished game: one position, one text.
+            self._phase, self._values, self._paras, self._first = _THROW_PHASE, (), 0, None
+            self._follow, self._banked = (-1, 0), 0
 
     def _team_done(self, side: int) -> bool:
         if self._game.settings["team_win"] == "first":
@@ -1371,7 +1375,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         raise NotationError("a seat to move needs values to spend")
     if fields[4] == "follow" and len(values) != 1:
         raise NotationError("a follow-up move (second part or overflow) has exactly one value")
-    return ShoState(
+    state = ShoState(
         game,
         owner=tuple(owner),
         size=tuple(size),
@@ -1391,3 +1395,14 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         shomo=frozenset(shomo),
         placed=placed,
     )
+    if state.is_terminal() and (
+        fields[4] != "throw" or values or paras or first or moved >= 0 or bonus or banked
+    ):
+        winner = state.winner_side
+        how = "the turn cap" if winner is None else f"side {SIDE_LETTERS[winner]} has won"
+        raise NotationError(
+            f"the game is over ({how}): "
+            "nothing is left to spend, so the phase is throw, values -, paras 0, first - and there is no "
+            "moved=, bonus= or banked="
+        )
+    return state
