@@ -5,6 +5,7 @@ The second half checks the checker: deliberately broken variants of the toy dice
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -15,7 +16,7 @@ import pytest
 from shogames.conformance import check_game
 from shogames.core.chance import sample_outcome
 from shogames.core.errors import NotationError
-from shogames.core.protocol import CHANCE, Game
+from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, make
 from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games
 
@@ -94,7 +95,9 @@ class _BrokenGame(DiceRaceGame):
 
 
 def _broken(state_class: type[DiceRaceState], **settings: object) -> DiceRaceGame:
-    game_class = type(f"Broken{state_class.__name__}", (_BrokenGame,), {"state_class": state_class})
+    name = f"Broken{state_class.__name__}"
+    game_class = type(name, (_BrokenGame,), {"state_class": state_class, "__module__": __name__})
+    globals()[name] = game_class  # so that pickle finds the class, as the checker pickles every state
     game = game_class(**settings)
     assert isinstance(game, DiceRaceGame)
     return game
@@ -203,7 +206,31 @@ class _UnstableOrder(DiceRaceState):
         return moves[::-1] if _UnstableOrder.calls % 2 else moves
 
 
+class _UnhashableKey(DiceRaceState):
+    def key(self) -> Any:
+        return [*self.pos, self.turn, self.throw or 0, self.count]
+
+
+class _Unpicklable(DiceRaceState):
+    def __reduce__(self) -> Any:
+        raise TypeError("this state holds an open file")
+
+
+class _IdentityEquality(DiceRaceState):
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
+class _RewardingForfeit(DiceRaceState):
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        return (1.0, -1.0) if loser == 0 else (-1.0, 1.0)  # the bug: the seat that gives up wins
+
+
 BROKEN = [
+    (_RewardingForfeit, "the least for the seat that gives up"),
+    (_UnhashableKey, "key() is not hashable"),
+    (_Unpicklable, "the state does not pickle: TypeError: this state holds an open file"),
+    (_IdentityEquality, "the state is not equal (==) to its unpickled copy"),
     (_LopsidedDie, "chance probabilities add up to 3/4, not exactly 1"),
     (_FloatDie, "not a Fraction above 0"),
     (_MutatingPlay, "changed the state it was called on"),
@@ -243,19 +270,73 @@ def test_chance_nodes_need_has_chance() -> None:
         check_game(NoChance(), n_games=1)
 
 
-def test_zero_sum_is_checked() -> None:
-    class DrawsAreWins(DiceRaceState):
-        def returns(self) -> tuple[float, ...]:
-            return (1.0, 1.0) if self.is_terminal() else (0.0, 0.0)
+class _DrawsAreWins(DiceRaceState):
+    def returns(self) -> tuple[float, ...]:
+        return (1.0, 1.0) if self.is_terminal() else (0.0, 0.0)
 
+
+def test_zero_sum_is_checked() -> None:
     with pytest.raises(AssertionError, match=r"returns \(1.0, 1.0\) of a zero-sum game add up to 2.0"):
-        check_game(_broken(DrawsAreWins), n_games=3)
+        check_game(_broken(_DrawsAreWins), n_games=3)
+
+
+class _UnreadableSettings(_BrokenGame):
+    def settings_text(self) -> str:
+        return "target=10 max_plies=80 colour=red"
 
 
 def test_record_round_trip_is_checked() -> None:
-    class UnreadableSettings(_BrokenGame):
-        def settings_text(self) -> str:
-            return "target=10 max_plies=80 colour=red"
-
     with pytest.raises(AssertionError, match="record does not round-trip: SettingsError"):
-        check_game(UnreadableSettings(), n_games=1)
+        check_game(_UnreadableSettings(), n_games=1)
+
+
+# --- States are values -------------------------------------------------------------------------------
+
+
+def _random_state(game_id: str, plies: int, seed: int = 0, **settings: object) -> State[Any]:
+    rng = random.Random(seed)
+    state: State[Any] = make(game_id, None, **settings).new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        if state.to_move == CHANCE:
+            state = state.play_unchecked(sample_outcome(state.chance_outcomes(), rng))
+        else:
+            state = state.play_unchecked(rng.choice(list(state.legal_moves())))
+    return state
+
+
+@pytest.mark.parametrize("game_id", ["shoo", "shobu", "sho", "shogammon", DiceRaceGame.id])
+def test_states_of_one_position_are_equal_hashable_and_picklable(game_id: str) -> None:
+    first, second = make(game_id).new_initial_state(), make(game_id).new_initial_state()
+    assert first == second and hash(first) == hash(second)
+    assert len({first, second}) == 1
+    later = _random_state(game_id, 30)
+    assert later != first
+    assert later == make(game_id).state_from_text(later.to_text())
+    assert {later: "seen"}[make(game_id).state_from_text(later.to_text())] == "seen"
+    copy = pickle.loads(pickle.dumps(later))
+    assert copy == later and hash(copy) == hash(later) and copy.to_text() == later.to_text()
+    other_settings = make(game_id, None, **_OTHER_SETTING[game_id]).new_initial_state()
+    assert other_settings != first  # equal keys under other settings are another game's position
+    assert make(game_id) == make(game_id) and make(game_id) != other_settings.game
+
+
+_OTHER_SETTING: dict[str, dict[str, object]] = {
+    "shoo": {"max_plies": 77},
+    "shobu": {"max_turns": 77},
+    "sho": {"max_turns": 77},
+    "shogammon": {"max_turns": 77},
+    DiceRaceGame.id: {"max_plies": 77},
+}
+
+
+def test_a_long_shoo_game_pickles_with_its_history() -> None:
+    # Shoo keeps the chain of earlier positions for the repetition draw: thousands of plies deep.
+    state = _random_state("shoo", 5000, seed=3, max_plies=3000)
+    assert state.ply > 1500
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state
+    for move in list(state.legal_moves())[:5]:
+        assert copy.play(move) == state.play(move)
+        assert copy.play(move).is_terminal() == state.play(move).is_terminal()

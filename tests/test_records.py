@@ -516,6 +516,16 @@ def test_result_of_an_unfinished_game() -> None:
         assert len(replay(parse_record("\n".join(lines))).states) == 6
 
 
+@pytest.mark.parametrize("result", ["1/2-1/2", "1-1", "0-0", "1/3-2/3"])
+def test_a_forfeit_result_must_be_the_one_the_game_gives(result: str) -> None:
+    # The count of scores is right, but no seat's forfeit gives these values.
+    lines = sprint_lines(Result=result, Termination="resignation")[:-1]
+    error = error_of(NotationError, lambda: replay(parse_record("\n".join(lines))))
+    assert error.line == 7
+    assert f"header Result is {result!r}" in error.message
+    assert "one of '0-1' (Red gives up), '1-0' (Blue gives up)" in error.message
+
+
 def test_unknown_game() -> None:
     error = error_of(
         NotationError, lambda: game_from_record(parse_record(SPRINT.replace("toy_dice_race", "chess")))

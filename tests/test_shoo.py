@@ -590,6 +590,26 @@ def test_illegal_move_messages_name_the_rule() -> None:
 
 
 @pytest.mark.parametrize(
+    ("state", "move", "message"),
+    [
+        # Retire and hold need a traveller of the mover next to the horse (rulings §4, actions 7 and 8).
+        (position(south="d4", north="f6", horses="h2"), "xh2", "no traveller of yours stands next to it"),
+        (position(south="d4", north="f6", horses="h2"), "!h2", "no traveller of yours stands next to it"),
+        # A capture takes an enemy rider next to the capturer (action 10, A19).
+        (position(south="d4", north="f6+"), "d4xf6@f7", "not next to the rider on f6"),
+        (position(south="d4", north="e5"), "d4xe5@e6", "no enemy rider on e5"),
+        (position(south="d4", north="e5+ e6"), "d4xe5@e6", "e6 is not empty"),
+        # A shoo is answered by moving the shooed traveller on foot, never by a capture (A13).
+        (position(**T7).play_text("c6-d6 shoo e5"), "e5xd6@d5", "a capture does not answer a shoo"),
+    ],
+)
+def test_illegal_moves_name_the_rule_they_break(state: ShooState, move: str, message: str) -> None:
+    with pytest.raises(IllegalMoveError, match=message) as info:
+        state.parse_move(move)
+    assert "no rule allows it" not in str(info.value)
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         ("9/9/9 s 0/0 0/0 0/0 0", "9 ranks"),

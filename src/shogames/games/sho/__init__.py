@@ -478,6 +478,10 @@ class ShoState(State[ShoMove]):
             self._end = "win"
         elif turns >= int(game.settings["max_turns"]):
             self._end = "cap"
+        if self._end is not None:
+            # Nothing is left to spend in a finished game: one position, one text.
+            self._phase, self._values, self._paras, self._first = _THROW_PHASE, (), 0, None
+            self._follow, self._banked = (-1, 0), 0
 
     def _team_done(self, side: int) -> bool:
         if self._game.settings["team_win"] == "first":
@@ -634,6 +638,38 @@ class ShoState(State[ShoMove]):
             last = game.num_sides - 1
             return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
         return game.win_returns(self._winner)
+
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        """Every seat's return when seat ``loser`` gives up (resigns, loses on time, abandons).
+
+        With teams the loser's team loses and the other team wins, exactly as if it had borne off: the
+        partners share the outcome (``0-1-0-1`` when Player 1 gives up). Under ``play_to_placings`` the
+        sides already placed keep their places, the loser takes the last, and the sides still playing
+        share the places between. Otherwise the loser gets the least and the others share its loss.
+
+        Raises:
+            ValueError: ``loser`` is not a seat.
+        """
+        game = self._game
+        if not 0 <= loser < game.players:
+            raise ValueError(f"the seat that gives up must be from 0 to {game.players - 1}, got {loser}")
+        if game.teams:
+            losers = game.partners(game.side_of(loser))
+            winner = next(side for side in range(game.num_sides) if side not in losers)
+            return game.win_returns(winner)
+        if game.placings:
+            last = game.num_sides - 1
+            values = dict.fromkeys(range(game.num_sides), 0.0)
+            for rank, side in enumerate(self._placed):
+                values[side] = 1.0 - 2.0 * rank / last
+            playing = [side for side in range(game.num_sides) if side not in self._placed and side != loser]
+            free = list(range(len(self._placed), last + (loser in self._placed)))
+            if loser not in self._placed:
+                values[loser] = -1.0
+            for side in playing:
+                values[side] = sum(1.0 - 2.0 * rank / last for rank in free) / len(free)
+            return tuple(values[game.side_of(seat)] for seat in range(game.players))
+        return super().forfeit_returns(loser)
 
     def evaluate(self) -> tuple[float, ...]:
         """Each side's chance to win from the steps it still needs (docs/games/sho.md, "Evaluation").
@@ -1416,7 +1452,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         raise NotationError("a seat to move needs values to spend")
     if fields[4] == "follow" and len(values) != 1:
         raise NotationError("a follow-up move (second part or overflow) has exactly one value")
-    return ShoState(
+    state = ShoState(
         game,
         owner=tuple(owner),
         size=tuple(size),
@@ -1436,3 +1472,14 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         shomo=frozenset(shomo),
         placed=placed,
     )
+    if state.is_terminal() and (
+        fields[4] != "throw" or values or paras or first or moved >= 0 or bonus or banked
+    ):
+        winner = state.winner_side
+        how = "the turn cap" if winner is None else f"side {SIDE_LETTERS[winner]} has won"
+        raise NotationError(
+            f"the game is over ({how}): "
+            "nothing is left to spend, so the phase is throw, values -, paras 0, first - and there is no "
+            "moved=, bonus= or banked="
+        )
+    return state

@@ -499,6 +499,30 @@ class ShooState(State[ShooMove]):
         # A position restored by a HUSH keeps its own node; any other adds itself after `parent`.
         self._history = history if history is not None else self._record_history(parent)
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields for :mod:`pickle`, with the chain of earlier positions as a flat list.
+
+        Pickling the chain as linked nodes would recurse once per ply and fail in a long game.
+        """
+        fields = {name: getattr(self, name) for name in self.__slots__ if name not in ("_history", "_legal")}
+        chain = []
+        node: _History | None = self._history
+        while node is not None:
+            chain.append((node.key, node.epoch))
+            node = node.parent
+        fields["_history"] = chain
+        return fields
+
+    def __setstate__(self, fields: dict[str, object]) -> None:
+        chain = fields.pop("_history")
+        node: _History | None = None
+        for key, epoch in reversed(chain):  # type: ignore[call-overload]
+            node = _History(key, epoch, node)
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        self._history = node  # type: ignore[assignment]
+        self._legal = None
+
     # --- Facts about the position ------------------------------------------------------------------------
 
     @property
@@ -1111,6 +1135,14 @@ class ShooState(State[ShooMove]):
                 "where it is not shooed or mount a horse next to it; with no answer, play "
                 f"~{square_name(self._shoo)}"
             )
+        if self._shoo >= 0 and kind == CAPTURE:
+            return (
+                f"a capture does not answer a shoo (A13): move the traveller on {square_name(self._shoo)} on "
+                "foot to a square where it is not shooed"
+                + (", or mount a horse next to it" if self._game.mount_escape else "")
+            )
+        if self._shoo >= 0 and kind == MOUNT and not self._game.mount_escape:
+            return "with mount_escape=off a shoo is answered only on foot: mounting does not answer it"
         if towers_shooed and move.origin not in towers_shooed:
             names = ", ".join(square_name(square) for square in towers_shooed)
             return f"{me} must first remove a shoo by moving one of the shooed travellers: {names}"
@@ -1154,12 +1186,58 @@ class ShooState(State[ShooMove]):
                 return f"there is no free horse on {square_name(horse)}"
             if horse == self._held:
                 return f"the horse on {square_name(horse)} is held by the opponent for this turn"
+            if kind in (HOLD, RETIRE) and not NEIGHBOUR_MASKS[horse] & mine:
+                verb = "held" if kind == HOLD else "retired"
+                return (
+                    f"a horse is {verb} only when one of your travellers stands next to it; no traveller of "
+                    f"yours stands next to it on {square_name(horse)}"
+                )
+        if kind == CAPTURE:
+            problem = self._capture_problem(move)
+            if problem is not None:
+                return problem
         if kind == CALL and not self._stable_horses[self._side]:
             return "there is no horse left in your stable"
         if kind == CALL and not self._game.towers and not self._game.drop_anywhere:
             return "a stable horse is called up onto an empty square next to one of your travellers"
         if kind == RETURN and not self._stable_travellers[self._side]:
             return "there is no traveller in your stable"
+        return None
+
+    def _capture_problem(self, move: ShooMove) -> str | None:
+        """Which capture rule (action 10, A19–A21) a capture by a traveller of the mover breaks."""
+        origin, rider, place = move.origin, move.via, move.place
+        theirs = self._travellers[self._side ^ 1]
+        if not (theirs & self._mounted) >> rider & 1:
+            return (
+                f"there is no enemy rider on {square_name(rider)} (it holds {self.piece_at(rider)!r}): a "
+                "capture takes a mounted enemy traveller"
+            )
+        if not NEIGHBOUR_MASKS[origin] >> rider & 1:
+            return (
+                f"the traveller on {square_name(origin)} is not next to the rider on {square_name(rider)}: a "
+                "capture takes a rider next to the capturer at the start of the move"
+            )
+        occupied = self._travellers[0] | self._travellers[1] | self._horses
+        if not NEIGHBOUR_MASKS[rider] >> place & 1:
+            return (
+                f"the captured traveller is put on an empty square next to its horse on "
+                f"{square_name(rider)}; {square_name(place)} is not next to it"
+            )
+        if occupied >> place & 1:
+            return (
+                "the captured traveller is put on an empty square next to its horse; "
+                f"{square_name(place)} is not empty"
+            )
+        home = HOME_MASKS[self._side ^ 1]
+        if home >> rider & 1:
+            if self._game.capture_in_home == "immune":
+                return "with capture_in_home=immune a rider in its home area cannot be captured"
+            if self._game.capture_in_home == "place-inside" and not home >> place & 1:
+                return (
+                    "with capture_in_home=place-inside a rider captured in its home area is put on a square "
+                    f"inside it; {square_name(place)} is outside"
+                )
         return None
 
     def shooed_travellers(self) -> tuple[int, ...]:
