@@ -17,8 +17,8 @@ from shogames.conformance import check_game
 from shogames.core.chance import sample_outcome
 from shogames.core.errors import NotationError
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import available_games, make
-from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games
+from shogames.core.registry import available_games, game_class, make
+from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games, registered_game_ids
 
 register_toy_games()
 
@@ -306,7 +306,7 @@ def _random_state(game_id: str, plies: int, seed: int = 0, **settings: object) -
     return state
 
 
-@pytest.mark.parametrize("game_id", ["shoo", "shobu", "sho", "shogammon", DiceRaceGame.id])
+@pytest.mark.parametrize("game_id", registered_game_ids())
 def test_states_of_one_position_are_equal_hashable_and_picklable(game_id: str) -> None:
     first, second = make(game_id).new_initial_state(), make(game_id).new_initial_state()
     assert first == second and hash(first) == hash(second)
@@ -317,23 +317,20 @@ def test_states_of_one_position_are_equal_hashable_and_picklable(game_id: str) -
     assert {later: "seen"}[make(game_id).state_from_text(later.to_text())] == "seen"
     copy = pickle.loads(pickle.dumps(later))
     assert copy == later and hash(copy) == hash(later) and copy.to_text() == later.to_text()
-    other_settings = make(game_id, None, **_OTHER_SETTING[game_id]).new_initial_state()
+    other_settings = make(game_id, None, **_other_settings(game_id)).new_initial_state()
     assert other_settings != first  # equal keys under other settings are another game's position
     assert make(game_id) == make(game_id) and make(game_id) != other_settings.game
 
 
-_OTHER_SETTING: dict[str, dict[str, object]] = {
-    "shoo": {"max_plies": 77},
-    "shobu": {"max_turns": 77},
-    "sho": {"max_turns": 77},
-    "shogammon": {"max_turns": 77},
-    DiceRaceGame.id: {"max_plies": 77},
-}
+def _other_settings(game_id: str) -> dict[str, object]:
+    """Settings other than the defaults: a length cap of 77 (``max_turns``; the toy game's ``max_plies``)."""
+    names = {spec.name for spec in game_class(game_id).setting_specs}
+    return {"max_turns" if "max_turns" in names else "max_plies": 77}
 
 
 def test_a_long_shoo_game_pickles_with_its_history() -> None:
     # Shoo keeps the chain of earlier positions for the repetition draw: thousands of plies deep.
-    state = _random_state("shoo", 5000, seed=3, max_plies=3000)
+    state = _random_state("shoo", 5000, seed=3, max_turns=3000)
     assert state.ply > 1500
     copy = pickle.loads(pickle.dumps(state))
     assert copy == state
