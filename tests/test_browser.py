@@ -23,6 +23,7 @@ import shogames
 from server_process import free_port, start_server
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
+from shogames.games import BUILTIN_GAMES
 from toy_games import DiceRaceGame, write_distribution
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -37,6 +38,10 @@ NEAR_THE_END = {
         " b BL3Pp 37 6 104",
     ),
 }
+
+
+def test_every_shipped_game_is_played_here() -> None:
+    assert set(NEAR_THE_END) == set(BUILTIN_GAMES)
 
 
 @pytest.fixture(scope="module")
