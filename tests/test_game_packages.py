@@ -15,9 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shogames
+from shogames.agents.levels import LEVELS, level_spec
 from shogames.core import CHANCE, registry, sample_chance
 from shogames.core.registry import GameLoadError, available_games, game_class
 from shogames.games import BUILTIN_GAMES
+from shogames.games.shoo import ShooGame
 from shogames.server.app import create_app
 from toy_games import DiceRaceGame, register_toy_games, write_distribution
 
@@ -174,3 +176,21 @@ def test_move_kinds_are_named(game_id: str) -> None:
         state = state.play(
             sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
         )
+
+
+def test_agents_levels_come_from_the_game() -> None:
+    assert level_spec("hard", "shoo") == ShooGame.agent_levels["hard"] == "alphabeta:depth=2"
+    assert level_spec("hard", "shobu") == LEVELS["hard"]  # Shobu keeps the default
+    assert level_spec("medium", DiceRaceGame.id) == LEVELS["medium"]
+    assert level_spec("easy", "no_such_game") == LEVELS["easy"]
+
+
+def test_pages_and_agents_name_no_game() -> None:
+    """The browser's shared scripts and the agents learn the games from the registry, not from lists."""
+    package = Path(shogames.__file__).parent
+    files = [*(package / "server" / "static").glob("*.js"), *(package / "agents").glob("*.py")]
+    assert len(files) > 8
+    for path in files:
+        text = path.read_text()
+        for game_id in BUILTIN_GAMES:
+            assert f'"{game_id}"' not in text, f"{path.name} names {game_id}"

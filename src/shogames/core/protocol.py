@@ -92,6 +92,9 @@ class Game(ABC, Generic[StateT]):
     """Where the game comes in menus for people: lowest first, then by id."""
     suggested_clock: ClassVar[SuggestedClock | None] = None
     """The clock a new game starts with in the browser's form, or ``None`` for no clock."""
+    agent_levels: ClassVar[Mapping[str, str]] = {}
+    """The agent spec of each difficulty level (``"hard": "alphabeta:depth=2"``) where this game's differs
+    from the default in :mod:`shogames.agents.levels`; ``docs/strength.md`` measures them."""
     view_module: ClassVar[str | None] = None
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``

@@ -286,6 +286,7 @@ class ShoGame(Game["ShoState"]):
     version = 1
     blurb = "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra"
     display_order = 3
+    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.25", "hard": "alphabeta:depth=2"}
     view_module = "shogames.games.sho.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {

@@ -260,6 +260,7 @@ class ShogammonGame(Game["ShogammonState"]):
     version = 1
     blurb = "shogi played with two dice and stacked points"
     display_order = 4
+    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.2", "hard": "greedy"}
     view_module = "shogames.games.shogammon.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
