@@ -20,10 +20,13 @@ Moves are small hashable values chosen by each game. Every game turns them to te
 Fast path: :meth:`State.play` checks that the move is legal. Search code that only plays moves taken from
 :meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check.
 
-Glossary, shared by every game: a *move* is one decision of one player (or one chance outcome); a *ply*
-is one move played; *seat* numbers the players from 0 in the order of :attr:`Game.player_names`;
-*returns* are the final payoffs per seat; the *length cap* ends a game as *truncated* after
-:attr:`Game.max_game_length` plies.
+Glossary, shared by every game (``docs/adding-a-game.md`` has the game-specific cases): a *move* is one
+decision of one player (or one chance outcome); a *ply* is one move played; *seat* numbers the players
+from 0 in the order of :attr:`Game.player_names`; a *side* is the pieces a seat moves (in some games
+several seats share one, or a seat's side is decided by the opening); a *turn* is one seat's whole go;
+*returns* are the final payoffs per seat; the *winner* is the seat that won; the *length cap* is the
+setting ``max_turns`` in every game, counted in turns, and ends a game as *truncated*;
+:attr:`Game.max_game_length` is the bound in plies that follows from it.
 """
 
 from __future__ import annotations
