@@ -24,7 +24,7 @@ from server_process import free_port, start_server
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
 from shogames.games import BUILTIN_GAMES
-from toy_games import DiceRaceGame, write_distribution
+from toy_games import DiceRaceGame, PlainDiceRaceGame, write_distribution
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -48,7 +48,10 @@ def test_every_shipped_game_is_played_here() -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("server")
     # The toy dice race is installed as an outside package would be: a distribution with an entry point.
-    write_distribution(folder, {DiceRaceGame.id: "toy_games:DiceRaceGame"})
+    write_distribution(
+        folder,
+        {DiceRaceGame.id: "toy_games:DiceRaceGame", PlainDiceRaceGame.id: "toy_games:PlainDiceRaceGame"},
+    )
     port = free_port()
     tests = str(Path(__file__).parent)
     process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, {"PYTHONPATH": tests})
@@ -253,5 +256,31 @@ def test_a_game_from_an_outside_package_is_offered_and_played_by_clicking(
         snap = play_by_clicking(page, server, game_id, snap["legal"][-1]["text"])
     expect(page.locator("#status")).to_contain_text("Game over")
     expect(page.locator("#board .race-token")).to_have_count(2)
+    assert errors == []
+    page.close()
+
+
+def test_a_game_without_a_view_is_played_with_the_generic_view(server: str, browser: Browser) -> None:
+    """A registered game with no view module is shown as text, every move a button."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": PlainDiceRaceGame.id,
+            "preset": "sprint",
+            "mode": "hotseat",
+            "seats": [{"kind": "person"}, {"kind": "person"}],
+        },
+    ).json()
+    tokens = ",".join(seat["link"].split("#token=")[1] for seat in created["seats"])
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/game/{created['id']}#token={tokens}")
+    snap = snapshot(server, created["id"])
+    expect(page.locator("#board svg.generic-svg")).to_contain_text(snap["position"]["diagram"][0])
+    while snap["status"] == "active":
+        expect(page.locator("#status")).to_contain_text("to move")
+        snap = play_by_clicking(page, server, created["id"], snap["legal"][0]["text"])
+    expect(page.locator("#status")).to_contain_text("Game over")
     assert errors == []
     page.close()

@@ -23,15 +23,7 @@ from shogames.server.views import (
     view_module_name,
     views_for,
 )
-from toy_games import DiceRaceGame, register_toy_games
-
-
-class PlainDiceRaceGame(DiceRaceGame):
-    """The dice race with no view of its own: the browser shows it with the generic view."""
-
-    id = "toy_plain_dice_race"
-    view_module = None
-
+from toy_games import PlainDiceRaceGame, register_toy_games
 
 register_toy_games()
 shogames.register(PlainDiceRaceGame)

@@ -189,6 +189,15 @@ class DiceRaceState(State[int]):
         return f"<DiceRaceState {self.to_text()!r}>"
 
 
+class PlainDiceRaceGame(DiceRaceGame):
+    """The dice race with no view of its own: the browser shows it with the generic text view."""
+
+    id: ClassVar[str] = "toy_plain_dice_race"
+    name: ClassVar[str] = "Dice race, plain (test game)"
+    blurb: ClassVar[str] = "the dice race, shown as text with a button per move (a test game)"
+    view_module: ClassVar[str | None] = None
+
+
 def register_toy_games() -> None:
     """Register the dice race with the game registry (idempotent)."""
     registry.register(DiceRaceGame)
