@@ -189,8 +189,10 @@ def test_pages_and_agents_name_no_game() -> None:
     """The browser's shared scripts and the agents learn the games from the registry, not from lists."""
     package = Path(shogames.__file__).parent
     files = [*(package / "server" / "static").glob("*.js"), *(package / "agents").glob("*.py")]
+    pages = [package / "server" / "templates" / name for name in ("home.html", "game.html", "base.html")]
     assert len(files) > 8
-    for path in files:
-        text = path.read_text()
+    for path in [*files, *pages]:
+        text = path.read_text().lower()
         for game_id in BUILTIN_GAMES:
-            assert f'"{game_id}"' not in text, f"{path.name} names {game_id}"
+            quoted = f'"{game_id}"' in text or f"'{game_id}'" in text
+            assert not quoted, f"{path.name} names {game_id}"
