@@ -125,6 +125,19 @@ def test_g_nifu_counts_a_pawn_under_a_point() -> None:
     assert drops and not [move for move in drops if move[4] == "5"]
 
 
+@pytest.mark.parametrize(
+    ("position", "file"),
+    [
+        ("8k/9/9/9/9/9/4[GP]4/9/K8 b P 1 1-6 1", "5"),  # Black's pawn on top of its point
+        ("8k/9/9/9/9/9/1[GP]7/9/K8 b P 1 1-6 1", "8"),
+        ("k8/9/4[gp]4/9/9/9/9/9/8K w p 1 1-6 1", "5"),  # White's
+    ],
+)
+def test_ruling_24_nifu_counts_a_pawn_on_top_of_a_point(position: str, file: str) -> None:
+    drops = [move for move in texts(at(position)) if "P*" in move or "p*" in move.lower()]
+    assert len(drops) > 20 and not [move for move in drops if move[4] == file]
+
+
 def test_h_taking_the_king_with_the_first_die_ends_the_game() -> None:
     state = at("9/9/4k4/4P4/9/9/9/9/K8 b - 1 1-2 1")
     after = state.play_text("1:5d5c")
