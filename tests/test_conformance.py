@@ -15,9 +15,10 @@ import pytest
 
 from shogames.conformance import check_game
 from shogames.core.chance import sample_outcome
-from shogames.core.errors import NotationError
+from shogames.core.errors import NotationError, SettingsError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
+from shogames.core.settings import Setting
 from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games, registered_game_ids
 
 register_toy_games()
@@ -46,6 +47,88 @@ _SHORTER: dict[str, tuple[dict[str, object], int]] = {
 def test_game_conforms(game_id: str, preset: str | None) -> None:
     settings, n_games = _SHORTER.get(game_id, ({}, 20))
     check_game(make(game_id, preset, **settings), n_games=n_games, seed=0)
+
+
+# --- Every value of every setting ----------------------------------------------------------------------
+
+# Settings that only act together with others are swept in that company.
+_CONTEXT: dict[tuple[str, str], dict[str, object]] = {
+    ("sho", "four_player_mode"): {"players": 4},
+    ("sho", "team_coins"): {"players": 4},
+    ("sho", "team_win"): {"players": 4, "team_coins": "separate"},
+    ("sho", "previous_winner"): {"players": 4, "first_player": "previous_winner"},
+    ("sho", "flexible_bonus"): {"flexible_para": "on"},
+    ("shogammon", "custom_map"): {"die_map": "custom"},
+}
+# Values beyond each setting's choices and bounds: text settings have no list of values.
+_MORE_VALUES: dict[tuple[str, str], list[object]] = {
+    ("shogammon", "custom_map"): ["1:PL,2:NS,3:G,4:B,5:R,6:K"],
+}
+# The length caps of the sweep: short, so that every value is played through in the suite's budget.
+_SWEEP_CAPS: dict[str, dict[str, object]] = {
+    "shoo": {"max_turns": 60},
+    "shogammon": {"max_turns": 40},
+    "shobu": {"max_turns": 60},
+    "sho": {"max_turns": 60},
+}
+
+
+_SLOW = {("shoo", "max_turns", 1000)}
+"""Sweep cases that play long random games (the length cap itself at its default)."""
+
+
+def _values(setting: Setting) -> list[object]:
+    if setting.choices:
+        return list(setting.choices)
+    if isinstance(setting.default, bool):
+        return [False, True]
+    if isinstance(setting.default, int):
+        bounds = (setting.minimum, setting.default, setting.maximum)
+        return [*sorted({value for value in bounds if value is not None})]
+    return [setting.default]
+
+
+def _setting_cases() -> list[Any]:
+    cases: list[Any] = []
+    for cls in sorted(available_games(), key=lambda cls: cls.id):
+        for setting in cls.setting_specs:
+            values = _values(setting) + _MORE_VALUES.get((cls.id, setting.name), [])
+            cases.extend(
+                pytest.param(
+                    cls.id,
+                    setting.name,
+                    value,
+                    id=f"{cls.id}-{setting.name}={value}",
+                    marks=[pytest.mark.slow] if (cls.id, setting.name, value) in _SLOW else [],
+                )
+                for value in values
+            )
+    return cases
+
+
+@pytest.mark.parametrize(("game_id", "name", "value"), _setting_cases())
+def test_every_setting_value_conforms(game_id: str, name: str, value: object) -> None:
+    settings = {**_SWEEP_CAPS.get(game_id, {}), **_CONTEXT.get((game_id, name), {}), name: value}
+    try:
+        game = make(game_id, None, **settings)
+    except SettingsError as error:
+        # Only values that the setting's own checks refuse in this company are skipped.
+        pytest.skip(f"{name}={value} is refused with {settings}: {error}")
+    assert game.settings[name] == value
+    check_game(game, n_games=2, seed=1)
+
+
+def test_the_sweep_covers_the_settings_that_random_play_never_met() -> None:
+    # Shoo's hush, capture_in_home, mount_escape and stable_drop were only ever played at their defaults.
+    swept = {(case.values[0], case.values[1], case.values[2]) for case in _setting_cases()}
+    for name, values in {
+        "hush": ["optional", "automatic", "lose-move", "shoo-off", "off"],
+        "capture_in_home": ["place-inside", "anywhere", "immune"],
+        "mount_escape": ["on", "off"],
+        "stable_drop": ["adjacent", "anywhere"],
+    }.items():
+        assert {("shoo", name, value) for value in values} <= swept
+    assert len(swept) > 80
 
 
 def test_toy_game_is_among_the_cases() -> None:

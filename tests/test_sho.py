@@ -248,6 +248,19 @@ def test_r11_ios_pa_ra_two_now_or_rethrow_for_the_sum() -> None:
     assert stacked.values == () and stacked.to_move == CHANCE  # a fresh throw, nothing carried
 
 
+def test_r11_ios_chained_pa_ra_gives_two_four_six() -> None:
+    # Under para_mode=ios each pa ra in a row raises the "now" value by 2: 2, then 4, then 6 (R11).
+    state = throw(at("10a1 8/9/9 0/0/0 1 throw - 0 - 3 9 entered=a", para_mode="ios"), "1-1")
+    assert state.values == (2,) and texts(state) == ["h1:2", "10:2", "rethrow"]
+    second = throw(state.play_text("rethrow"), "1-1")
+    assert second.values == (4,) and texts(second) == ["h1:4", "10:4", "rethrow"]
+    third = throw(second.play_text("rethrow"), "1-1")
+    assert third.values == (6,) and texts(third) == ["h1:6", "10:6", "rethrow"]
+    summed = throw(third.play_text("rethrow"), "2-3")
+    assert summed.values == (11,) and "rethrow" not in texts(summed)  # 6 + the new throw, once only
+    assert third.to_text().split()[5:7] == ["6", "3"]
+
+
 # --- R12: bearing off ----------------------------------------------------------------------------------
 
 

@@ -125,6 +125,19 @@ def test_g_nifu_counts_a_pawn_under_a_point() -> None:
     assert drops and not [move for move in drops if move[4] == "5"]
 
 
+@pytest.mark.parametrize(
+    ("position", "file"),
+    [
+        ("8k/9/9/9/9/9/4[GP]4/9/K8 b P 1 1-6 1", "5"),  # Black's pawn on top of its point
+        ("8k/9/9/9/9/9/1[GP]7/9/K8 b P 1 1-6 1", "8"),
+        ("k8/9/4[gp]4/9/9/9/9/9/8K w p 1 1-6 1", "5"),  # White's
+    ],
+)
+def test_ruling_24_nifu_counts_a_pawn_on_top_of_a_point(position: str, file: str) -> None:
+    drops = [move for move in texts(at(position)) if "P*" in move or "p*" in move.lower()]
+    assert len(drops) > 20 and not [move for move in drops if move[4] == file]
+
+
 def test_h_taking_the_king_with_the_first_die_ends_the_game() -> None:
     state = at("9/9/4k4/4P4/9/9/9/9/K8 b - 1 1-2 1")
     after = state.play_text("1:5d5c")
@@ -263,6 +276,21 @@ def test_ruling_12_a_knight_lands_on_own_and_enemy_singles() -> None:
     assert {"2:5h6f", "2:5h4f"} <= set(texts(state))
     assert state.play_text("2:5h4f").in_hand(BLACK, 1) == 1  # the enemy pawn is taken
     assert state.play_text("2:5h6f").piece_at(_square("6f")) == (5, 3)  # the knight tops the gold
+
+
+def test_ruling_9_the_king_stacks_onto_a_piece_and_a_piece_onto_the_king() -> None:
+    king_moves = texts(at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 6-6 1"))
+    assert "6:5g5f" in king_moves  # the king onto its own gold
+    after = at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 6-6 1").play_text("6:5g5f")
+    assert after.piece_at(_square("5f")) == (5, 8)  # gold below, king on top
+    gold_moves = texts(at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 4-4 1"))
+    assert "4:5f5g" in gold_moves  # the gold onto its own king
+
+
+def test_ruling_23_a_captured_point_goes_to_the_hand_unpromoted() -> None:
+    after = at("8k/9/9/9/4[g+p]4/3S1G3/9/9/K8 b - 1 3-4 1").play_text("4:4f5e&3:6f5e")
+    assert after.in_hand(BLACK, 1) == 1 and after.in_hand(BLACK, 5) == 1  # the tokin comes back a pawn
+    assert after.piece_at(_square("5e")) == (5, 4)
 
 
 def test_ruling_19_a_drop_cannot_complete_a_point_capture() -> None:

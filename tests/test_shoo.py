@@ -545,6 +545,28 @@ def test_a_rider_does_not_complete_the_home() -> None:
     assert "c8-d8" not in texts(after.play_text("i9-h9"))  # a rider in its home cannot leave either
 
 
+def test_a_capture_that_fills_the_victims_home_makes_the_victim_win() -> None:
+    # Rulings §5 item 5: both sides are checked; the capturer chose to put the last traveller home.
+    state = position(south="f4", north="g1 h1 i1 g2 h2 i2 h3 i3 g4+")
+    after = state.play_text("f4xg4@g3")
+    assert after.is_terminal() and after.winner == WHITE and after.returns() == (-1.0, 1.0)
+
+
+def test_a13_mount_escape_off_leaves_only_being_shooed_off() -> None:
+    # With mount_escape=off the T7 traveller cannot escape by mounting; it is shooed off (A13, A14), and
+    # its stable takes it whatever it holds already (A28: no limit).
+    state = position(**T7, mount_escape="off", stabled="0/7").play_text("c6-d6 shoo e5")
+    assert texts(state) == ["~e5"]
+    assert state.play_text("~e5").stable_travellers == (0, 8)
+
+
+def test_a9_a24_horses_slide_into_home_areas_except_under_towers() -> None:
+    designers = texts(position(south="d4", north="f6", horses="e5"))
+    assert "He5-b8" in designers and "He5-h2" in designers  # into South's and North's home areas
+    towers = texts(position(south="d4", north="f6", horses="e5", ruleset="towers"))
+    assert "He5-b8" not in towers and "He5-h2" not in towers and "He5-d6" in towers
+
+
 def test_pass_when_nothing_is_legal_and_two_passes_draw() -> None:
     state = position(south="a1", north="a2 b1 b2", extra="passes=1")
     assert texts(state) == ["pass"]
