@@ -77,6 +77,8 @@ def test_a_bad_entry_point_is_named(
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(GameLoadError, match=message):
         available_games()
+    with pytest.raises(GameLoadError, match=message):  # not a registry quietly missing the game next time
+        shogames.make("shobu")
 
 
 def test_the_shipped_games_are_found_without_a_list_elsewhere(fresh_registry: None) -> None:
