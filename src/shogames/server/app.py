@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.records import parse_record, replay
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
+from shogames.server.events import PostgresEvents
 from shogames.server.service import (
     AI,
     FISCHER,
@@ -173,10 +175,15 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
         engine, sessions = open_database(database_url)
         service = GameService(sessions)
         app.state.service = service
+        events = PostgresEvents(database_url, service) if engine.dialect.name == "postgresql" else None
+        if events is not None:
+            await events.start()
         await service.start()
         try:
             yield
         finally:
+            if events is not None:
+                await events.close()
             await service.close()
             await engine.dispose()
 
@@ -281,7 +288,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
         service = service_of(request)
-        return service.snapshot(await service.get(game_id))
+        return service.snapshot(await service.fresh(game_id))
 
     @app.get("/api/games/{game_id}/positions/{ply}")
     async def get_position(request: Request, game_id: str, ply: int) -> dict[str, Any]:
@@ -421,14 +428,55 @@ async def _receive(websocket: WebSocket, service: GameService, game_id: str) -> 
                 await websocket.send_json({"type": "error", "status": error.status, "message": error.message})
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str = DEFAULT_DATABASE_URL) -> None:
-    """Run the web app with uvicorn until interrupted, after printing the address to open."""
+DATABASE_VARIABLE = "SHOGAMES_DATABASE_URL"
+"""The environment variable through which :func:`serve` gives worker processes the database URL."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
+    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False)
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, database_url: str = DEFAULT_DATABASE_URL, *, workers: int = 1
+) -> None:
+    """Run the web app with uvicorn until interrupted, after printing the address to open.
+
+    Args:
+        host: the address to listen on.
+        port: the port to listen on.
+        database_url: the SQLAlchemy async URL of the database.
+        workers: server processes sharing the port; more than one needs PostgreSQL, whose notifications
+            carry each process's events to the others.
+
+    Raises:
+        ValueError: several workers were asked for on a database other than PostgreSQL.
+    """
     import uvicorn
 
+    if workers > 1 and not database_url.startswith("postgresql"):
+        raise ValueError(
+            "several workers need PostgreSQL (--database postgresql+asyncpg://...): SQLite has one writer "
+            "and no way to tell the other processes about moves"
+        )
     print(
-        f"shogames is running at http://{host}:{port}/ (database {database_url}); Ctrl+C stops it", flush=True
+        f"shogames is running at http://{host}:{port}/ (database {database_url}"
+        f"{f', {workers} workers' if workers > 1 else ''}); Ctrl+C stops it",
+        flush=True,
     )
-    uvicorn.run(create_app(database_url), host=host, port=port, log_level="warning")
+    if workers == 1:
+        uvicorn.run(create_app(database_url), host=host, port=port, log_level="warning")
+        return
+    migrate(database_url)
+    os.environ[DATABASE_VARIABLE] = database_url
+    uvicorn.run(
+        "shogames.server.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level="warning",
+    )
 
 
 __all__ = ["AI", "PERSON", "create_app", "seat_names", "serve"]

@@ -547,12 +547,22 @@ def analyse_command(
     help="SQLAlchemy async database URL [default: sqlite+aiosqlite:///shogames.db, a file here; "
     "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
 )
-def serve_command(host: str, port: int, database: str | None) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port; more than one needs PostgreSQL (see docs/web.md).",
+)
+def serve_command(host: str, port: int, database: str | None, workers: int) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
     from shogames.server.app import serve
     from shogames.server.db import DEFAULT_DATABASE_URL
 
-    serve(host, port, database or DEFAULT_DATABASE_URL)
+    try:
+        serve(host, port, database or DEFAULT_DATABASE_URL, workers=workers)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
 
 
 if __name__ == "__main__":  # python -m shogames.ui.cli, as the server tests start it
