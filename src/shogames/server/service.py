@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import delete as sql_delete
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy import text as sql_text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -1099,8 +1099,9 @@ class GameService:
         now = self.now()
         keep = change.truncate_to if change.truncate_to is not None else len(live.moves)
         state = change.moves[-1][3] if change.moves else live.states[keep]
+        # Core statements (no ORM bookkeeping): this runs for every move.
         result = await session.execute(
-            update(GameRow)
+            update(GameRow.__table__)  # type: ignore[arg-type]
             .where(GameRow.id == live.id, GameRow.version == live.version)
             .values(
                 version=live.version + 1,
@@ -1120,18 +1121,22 @@ class GameService:
             await session.execute(
                 sql_delete(MoveRow).where(MoveRow.game_id == live.id, MoveRow.ply > change.truncate_to)
             )
-        for offset, ((_, mover, move_text, _), clock) in enumerate(
-            zip(change.moves, change.move_clocks, strict=True)
-        ):
-            session.add(
-                MoveRow(
-                    game_id=live.id,
-                    ply=keep + offset + 1,
-                    text=move_text,
-                    seat=mover,
-                    clock_ms=clock,
-                    played_at=now,
-                )
+        if change.moves:
+            await session.execute(
+                insert(MoveRow.__table__),  # type: ignore[arg-type]
+                [
+                    {
+                        "game_id": live.id,
+                        "ply": keep + offset + 1,
+                        "text": move_text,
+                        "seat": mover,
+                        "clock_ms": clock,
+                        "played_at": now,
+                    }
+                    for offset, ((_, mover, move_text, _), clock) in enumerate(
+                        zip(change.moves, change.move_clocks, strict=True)
+                    )
+                ],
             )
         if self.dialect == "postgresql":
             await session.execute(
