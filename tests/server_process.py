@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -17,11 +18,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(url: str, port: int, cwd: Path) -> subprocess.Popen[bytes]:
-    """Run ``shogames serve`` on ``port`` with database ``url`` and wait until it answers."""
+def start_server(
+    url: str, port: int, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Run ``shogames serve`` on ``port`` with database ``url`` and wait until it answers.
+
+    ``cwd`` is the first folder on the server's ``sys.path``; ``env`` adds environment variables.
+    """
     process = subprocess.Popen(
         [sys.executable, "-m", "shogames.ui.cli", "serve", "--port", str(port), "--database", url],
         cwd=cwd,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 from collections.abc import AsyncIterator
@@ -59,6 +60,7 @@ from shogames.server.service import (
     position_step,
     result_text,
 )
+from shogames.server.views import game_assets
 
 HERE = Path(__file__).parent
 MAX_RECORD = 1_000_000
@@ -120,14 +122,21 @@ def _time_control(choice: ClockChoice | None) -> TimeControl | None:
 
 
 def catalog() -> dict[str, Any]:
-    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form."""
+    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form.
+
+    Games come in their display order (:attr:`Game.display_order`), each with its one-line blurb and the
+    clock its players expect (``None`` for none).
+    """
     games = []
-    for cls in available_games():
+    for cls in sorted(available_games(), key=lambda cls: (cls.display_order, cls.id)):
         game = make(cls.id)
+        clock = cls.suggested_clock
         games.append(
             {
                 "id": cls.id,
                 "name": cls.name,
+                "blurb": cls.blurb,
+                "clock": None if clock is None else dataclasses.asdict(clock),
                 "players": list(game.player_names),
                 "presets": sorted(cls.presets),
                 "settings": [
@@ -188,6 +197,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
             await engine.dispose()
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def service_of(request: Request | WebSocket) -> GameService:
