@@ -7,25 +7,23 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-# The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "== installing Debian's chromium for the browser tests"
+# The browser tests drive Debian's Chromium (Playwright cannot download browsers here); the server tests
+# run on Debian's PostgreSQL as well as on SQLite. Install whichever is missing.
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -n "${SHOGAMES_TEST_POSTGRES_URL:-}" ] || [ -n "$(pg_bin)" ] || missing+=(postgresql)
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "== installing Debian's ${missing[*]} for the browser and server tests"
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq chromium >/dev/null
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # The server tests run on SQLite and on PostgreSQL: a throwaway PostgreSQL server (Debian's package) for this
 # run only, in a temporary folder, listening on 127.0.0.1 at a free port, stopped and removed on exit. Set
 # SHOGAMES_TEST_POSTGRES_URL yourself to use a server of your own instead.
 if [ -z "${SHOGAMES_TEST_POSTGRES_URL:-}" ]; then
-    pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
-    if [ -z "$(pg_bin)" ]; then
-        echo "== installing Debian's postgresql for the server tests"
-        sudo_cmd=""
-        [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-        $sudo_cmd apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq postgresql >/dev/null
-    fi
     PG_BIN="$(pg_bin)"
     PG_DIR="$(mktemp -d)"
     as_pg=()

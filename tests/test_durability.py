@@ -112,7 +112,6 @@ class Run:
 
     async def start(self) -> None:
         self.server = await asyncio.to_thread(start_server, self.url, self.port, self.folder)
-        self.up.set()
 
     async def kill(self) -> None:
         self.up.clear()
@@ -235,6 +234,7 @@ class Run:
         started = time.monotonic()
         async with httpx.AsyncClient(base_url=self.base, timeout=30) as client:
             await self.start()
+            self.up.set()
             players = [asyncio.create_task(self.player(slot, client)) for slot in range(len(SLOTS))]
             try:
                 for _ in range(KILLS):
@@ -242,8 +242,7 @@ class Run:
                         break
                     await asyncio.sleep(self.rng.uniform(*PLAY_SECONDS))
                     await self.kill()
-                    await self.start()
-                    self.up.clear()  # the players wait while the checks run
+                    await self.start()  # the players wait (self.up is clear) while the checks run
                     await self.check(client)
                     if self.tally.lost or self.tally.stuck:
                         break  # the test fails: no need to spend CI time on more kills
