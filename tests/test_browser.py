@@ -46,7 +46,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     write_distribution(folder, {DiceRaceGame.id: "toy_games:DiceRaceGame"})
     port = free_port()
     tests = str(Path(__file__).parent)
-    process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, env={"PYTHONPATH": tests})
+    process = start_server(
+        f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, env={"PYTHONPATH": tests}
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from server_process import free_port, kill_server, start_server
 
