@@ -215,7 +215,10 @@ def build_agent(spec: str, seed: int | None = None) -> Agent:
             known = ", ".join(sorted(allowed)) or "none"
             raise SettingsError(f"agent {name!r} has no parameter {key!r}; its parameters: {known}")
         values[key] = _convert(name, key, allowed[key], text)
-    agent = factory(seed, **values)
+    try:
+        agent = factory(seed, **values)
+    except ValueError as error:  # a parameter out of its range
+        raise SettingsError(f"agent {spec!r}: {error}") from None
     if params:
         agent.name = format_agent_spec(name, params)
     return agent

@@ -172,11 +172,12 @@ class LiveGame:
         return self.status == "active"
 
     def seat_of_token(self, token: str | None) -> Seat | None:
-        """The person's seat whose secret token this is, if any."""
+        """The person's seat whose secret token this is, if any (tokens are compared as UTF-8 bytes)."""
         if not token:
             return None
+        given = token.encode("utf-8", "surrogatepass")
         for seat in self.seats:
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and secrets.compare_digest(seat.token.encode(), given):
                 return seat
         return None
 
