@@ -232,7 +232,7 @@ def build_agent(spec: str, seed: int | None = None) -> Agent:
     try:
         agent = factory(seed, **values)
     except ValueError as error:
-        raise SettingsError(f"agent {name!r}: {error}") from None
+        raise SettingsError(f"agent {spec!r}: {error}") from None
     if params:
         agent.name = format_agent_spec(name, params)
     return agent

@@ -554,13 +554,20 @@ def analyse_command(
     show_default=True,
     help="Server processes sharing the port; more than one needs PostgreSQL (see docs/web.md).",
 )
-def serve_command(host: str, port: int, database: str | None, workers: int) -> None:
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="info",
+    show_default=True,
+    help="Level of the server's log (debug also logs every refused request).",
+)
+def serve_command(host: str, port: int, database: str | None, workers: int, log_level: str) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
     from shogames.server.app import serve
     from shogames.server.db import DEFAULT_DATABASE_URL
 
     try:
-        serve(host, port, database or DEFAULT_DATABASE_URL, workers=workers)
+        serve(host, port, database or DEFAULT_DATABASE_URL, workers=workers, log_level=log_level)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
 
