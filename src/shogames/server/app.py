@@ -617,6 +617,8 @@ DATABASE_VARIABLE = "SHOGAMES_DATABASE_URL"
 """The environment variable through which :func:`serve` gives worker processes the database URL."""
 LOG_LEVEL_VARIABLE = "SHOGAMES_LOG_LEVEL"
 """The environment variable through which :func:`serve` gives worker processes the log level."""
+NO_QUOTAS_VARIABLE = "SHOGAMES_NO_QUOTAS"
+"""Set (to ``1``) by :func:`serve` for worker processes that keep no quotas."""
 
 
 def _configure_logging(log_level: str) -> int:
@@ -629,7 +631,8 @@ def _configure_logging(log_level: str) -> int:
 def app_from_environment() -> FastAPI:
     """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
     _configure_logging(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
-    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, workers=1)
+    quotas = None if os.environ.get(NO_QUOTAS_VARIABLE) == "1" else Quotas()
+    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1)
 
 
 def serve(
@@ -686,6 +689,7 @@ def serve(
     migrate(database_url)
     os.environ[DATABASE_VARIABLE] = database_url
     os.environ[LOG_LEVEL_VARIABLE] = log_level
+    os.environ[NO_QUOTAS_VARIABLE] = "1" if quotas is None else "0"
     uvicorn.run(
         "shogames.server.app:app_from_environment",
         factory=True,

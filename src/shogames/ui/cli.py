@@ -561,13 +561,27 @@ def analyse_command(
     show_default=True,
     help="Level of the server's log (debug also logs every refused request).",
 )
-def serve_command(host: str, port: int, database: str | None, workers: int, log_level: str) -> None:
+@click.option(
+    "--no-quotas",
+    is_flag=True,
+    help="No quotas per client on new games and WebSockets (load tests on loopback).",
+)
+def serve_command(
+    host: str, port: int, database: str | None, workers: int, log_level: str, no_quotas: bool
+) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
-    from shogames.server.app import serve
+    from shogames.server.app import Quotas, serve
     from shogames.server.db import DEFAULT_DATABASE_URL
 
     try:
-        serve(host, port, database or DEFAULT_DATABASE_URL, workers=workers, log_level=log_level)
+        serve(
+            host,
+            port,
+            database or DEFAULT_DATABASE_URL,
+            workers=workers,
+            log_level=log_level,
+            quotas=None if no_quotas else Quotas(),
+        )
     except ValueError as error:
         raise click.UsageError(str(error)) from None
 
