@@ -54,7 +54,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     port = free_port()
     tests = str(Path(__file__).parent)
-    process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, {"PYTHONPATH": tests})
+    process = start_server(
+        f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, env={"PYTHONPATH": tests}
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -257,6 +259,75 @@ def test_a_game_from_an_outside_package_is_offered_and_played_by_clicking(
     expect(page.locator("#status")).to_contain_text("Game over")
     expect(page.locator("#board .race-token")).to_have_count(2)
     assert errors == []
+
+
+def long_record() -> tuple[str, int]:
+    """A whole Shoo game of random moves (about a thousand plies), as a record."""
+    import random
+
+    from shogames.core import sample_chance
+    from shogames.records import finish_record, start_record, write_record
+
+    game = shogames.make("shoo")
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    record = start_record(game, list(game.player_names))
+    plies = 0
+    while not state.is_terminal():
+        move = sample_chance(state, rng) if state.to_move == -1 else rng.choice(state.legal_moves())
+        record.add_move(state.move_to_text(move))
+        state = state.play(move)
+        plies += 1
+    finish_record(record, state)
+    return write_record(record), plies
+
+
+def test_a_long_record_steps_through_windows_of_positions(server: str, browser: Browser) -> None:
+    record, plies = long_record()
+    assert plies > 400, "longer than one window of positions"
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.goto(server + "/viewer")
+    page.locator("#record-text").fill(record)
+    page.locator("#open").click()
+    expect(page.locator("#status")).to_contain_text(f"After the last move ({plies})")
+    page.locator("#first").click()
+    expect(page.locator("#status")).to_contain_text(f"After move 0 of {plies}")
+    expect(page.locator("#board svg")).to_be_visible()
+    page.locator("#next").click()
+    expect(page.locator("#status")).to_contain_text(f"After move 1 of {plies}")
+    page.locator(f'#moves button[data-ply="{plies // 2}"]').click()
+    expect(page.locator("#status")).to_contain_text(f"After move {plies // 2} of {plies}")
+    assert problems == []
+    page.close()
+
+
+def test_the_pages_keep_to_their_content_security_policy(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "sho",
+            "settings": "players=2",
+            "seats": [{"kind": "person"}, {"kind": "ai", "agent": "easy"}],
+        },
+    ).json()
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    for path in ("/", created["seats"][0]["link"], "/viewer"):
+        response = page.goto(server + path)
+        assert (
+            response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        )
+        page.wait_for_load_state("networkidle")
+    expect(page.locator("#open")).to_be_visible()
+    page.goto(server + created["seats"][0]["link"])
+    expect(page.locator("#board svg")).to_be_visible()
+    expect(page.locator("#status")).not_to_be_empty()
+    assert problems == [], problems
     page.close()
 
 
