@@ -376,6 +376,22 @@ def test_r15_a_forfeit_in_teams_names_the_team_that_wins() -> None:
         replay(parse_record(wrong))
 
 
+def test_r14_a_triple_pa_ra_under_placings_scores_its_side_first() -> None:
+    settings = {"triple_para_win": "on", "play_to_placings": "on"}
+    state = at("10a1,20b1 8/8/9 0/0/0 2 throw - 0 - 3 9 entered=ab", **settings)
+    won = throw(state, "1-1", "1-1", "1-1")
+    assert won.is_terminal() and won.winner_side == 1
+    assert won.returns() == pytest.approx((-0.5, 1.0, -0.5))  # b first; a and c share 2nd and 3rd
+    four = at(
+        "30b1 0/8/9/9 9/0/0/0 2 throw - 0 - 30 90 entered=ab placed=a",
+        players=4,
+        four_player_mode="free_for_all",
+        **settings,
+    )
+    late = throw(four, "1-1", "1-1", "1-1")
+    assert late.returns() == pytest.approx((1.0, 1 / 3, -2 / 3, -2 / 3))  # a first, b second, c and d share
+
+
 def test_r14_a_forfeit_with_placings_keeps_the_placings_already_won() -> None:
     placings = game(players=4, four_player_mode="free_for_all", play_to_placings="on")
     state = placings.state_from_text("5b1,6c1 0/8/8/9 9/0/0/0 2 throw - 0 - 40 120 entered=abc placed=a")

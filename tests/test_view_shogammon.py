@@ -163,3 +163,14 @@ def test_random_games_give_prefix_free_clicks(preset: str) -> None:
             assert_prefix_free(state)
         state = state.play(rng.choice(state.legal_moves()))
     json.dumps(position_view(state))
+
+
+def test_a_fourfold_repetition_is_shown_as_a_draw() -> None:
+    game = shogames.make("shogammon", repetition="fourfold")
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b - 1 - 0")
+    for _ in range(3):
+        for text in ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a"):
+            state = state.play_text(text)
+    view = position_view(state)
+    assert view["terminal"] and view["winner"] is None and view["termination"] == "repetition"
+    assert view["status"] == "Drawn: the same position stood a fourth time"

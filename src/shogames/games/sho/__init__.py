@@ -630,14 +630,26 @@ class ShoState(State[ShoMove]):
         return tuple(seat for seat in range(self._game.players) if self._game.side_of(seat) in partners)
 
     def returns(self) -> tuple[float, ...]:
-        """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat."""
+        """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat.
+
+        Under ``play_to_placings`` each place has its value, from +1 for the first to -1 for the last; a
+        triple pa ra that ends the game gives its side the next place, and the sides still playing share
+        the places left.
+        """
         game = self._game
         if self._winner is None:
             return (0.0,) * game.players
         if game.placings:
-            order = [*self._placed, *(side for side in range(game.num_sides) if side not in self._placed)]
+            placed = list(self._placed)
+            if self._winner not in placed:
+                placed.append(self._winner)  # a triple pa ra ends the game at once: the next place is its
             last = game.num_sides - 1
-            return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
+            free = range(len(placed), last + 1)  # the places left, shared by the sides still playing
+            shared = sum(1.0 - 2.0 * rank / last for rank in free) / len(free) if free else 0.0
+            return tuple(
+                1.0 - 2.0 * placed.index(side) / last if side in placed else shared
+                for side in (game.side_of(seat) for seat in range(game.players))
+            )
         return game.win_returns(self._winner)
 
     def forfeit_returns(self, loser: int) -> tuple[float, ...]:

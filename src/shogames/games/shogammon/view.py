@@ -31,7 +31,7 @@ The view (:func:`position_view`) is a dict with these fields:
     Turns completed, the turn cap (0 for none) and the plies so far.
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the seat that took the enemy king (``None`` if none), and why it ended
-    (``"king taken"``, ``"length cap"`` or ``None``).
+    (``"king taken"``, ``"repetition"``, ``"length cap"`` or ``None``).
 ``strict_dice``
     Whether backgammon's maximum rule is on.
 ``status``
@@ -103,6 +103,8 @@ def _status(state: ShogammonState, names: tuple[str, ...], winner: int | None) -
         return f"{names[winner]} took the king and won"
     if state.is_truncated():
         return "Drawn: the turn cap was reached"
+    if state.is_terminal():
+        return "Drawn: the same position stood a fourth time"
     mover = names[state.side]
     if not state.dice:
         return f"{mover} to roll"
@@ -143,8 +145,8 @@ def position_view(state: State[Any]) -> dict[str, Any]:
     termination = None
     if winner is not None:
         termination = "king taken"
-    elif s.is_truncated():
-        termination = "length cap"
+    elif s.is_terminal():
+        termination = s.termination()  # "repetition" (repetition=fourfold) or "length cap"
     names = game.player_names
     to_move = s.to_move
     return {
