@@ -174,3 +174,10 @@ def test_a_fourfold_repetition_is_shown_as_a_draw() -> None:
     view = position_view(state)
     assert view["terminal"] and view["winner"] is None and view["termination"] == "repetition"
     assert view["status"] == "Drawn: the same position stood a fourth time"
+
+
+def test_the_backgammon_opening_roll_is_announced() -> None:
+    state = shogames.make("shogammon", "backgammon").new_initial_state()
+    assert state.is_opening_roll and position_view(state)["status"].startswith("Each side rolls one die")
+    after = state.play(state.legal_moves()[0])
+    assert not after.is_opening_roll and "to play" in position_view(after)["status"]

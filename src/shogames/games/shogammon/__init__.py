@@ -449,6 +449,11 @@ class ShogammonState(State[ShogammonMove]):
         return self._side
 
     @property
+    def is_opening_roll(self) -> bool:
+        """Whether the next move is the backgammon opening roll, each side throwing one die (ruling 2)."""
+        return self._opening()
+
+    @property
     def winner(self) -> int | None:
         """The seat that took the enemy king, or ``None`` (going on, or drawn by the turn cap)."""
         return self._winner

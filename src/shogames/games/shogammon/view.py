@@ -105,6 +105,8 @@ def _status(state: ShogammonState, names: tuple[str, ...], winner: int | None) -
         return "Drawn: the turn cap was reached"
     if state.is_terminal():
         return "Drawn: the same position stood a fourth time"
+    if state.is_opening_roll:
+        return "Each side rolls one die: the higher starts"
     mover = names[state.side]
     if not state.dice:
         return f"{mover} to roll"
