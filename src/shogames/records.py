@@ -36,7 +36,10 @@ at most once per record, and headers keep their order. The headers, in the order
 * ``Date``: ``YYYY.MM.DD``; unknown parts are written as ``?`` (``2026.??.??``). Required.
 * ``Result``: ``*`` while the game is unfinished; otherwise each seat's score in seat order joined by
   ``-``. A seat's score is ``(return - min_utility) / (max_utility - min_utility)``, so it lies from 0 to 1,
-  written ``1``, ``0`` or a reduced fraction (``1/2``): ``1-0``, ``0-1``, ``1/2-1/2``. Required.
+  written ``1``, ``0`` or a reduced fraction (``1/2``): ``1-0``, ``0-1``, ``1/2-1/2``. After a resignation,
+  time forfeit or abandonment the returns are the game's
+  :meth:`State.forfeit_returns <shogames.core.protocol.State.forfeit_returns>` (``0-1-0-1`` when Player 1
+  of team Sho resigns). Required.
 * ``Termination``: how the game ended: ``normal`` or ``length cap`` (from
   :meth:`State.termination <shogames.core.protocol.State.termination>`, which a game may extend),
   ``resignation``, ``time forfeit``, ``abandoned``, or ``unterminated`` while Result is ``*``. Required.
