@@ -412,3 +412,27 @@ def test_a_takeback_in_one_process_is_seen_by_the_other(tmp_path: Path) -> None:
         await finish(one, two)
 
     asyncio.run(scenario())
+
+
+def test_a_database_that_does_not_answer_is_a_503_that_changes_nothing(tmp_path: Path) -> None:
+    """Under a load past the connection pool, a request waited 30 s and then broke its WebSocket (1011)."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    async def scenario() -> None:
+        service = await service_on(tmp_path)
+        live = await service.create("shobu", seats=persons(2))
+        sessions = service.sessions
+
+        def exhausted() -> Any:
+            raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached")
+
+        service.sessions = exhausted  # type: ignore[assignment]
+        with pytest.raises(ServiceError) as busy:
+            await play_first(service, live.id)
+        assert busy.value.status == 503 and "try again" in busy.value.message
+        assert live.moves == [] or all(mover == CHANCE for mover in live.movers)
+        service.sessions = sessions
+        await play_first(service, live.id)
+        await finish(service)
+
+    asyncio.run(scenario())

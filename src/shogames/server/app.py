@@ -484,7 +484,7 @@ def create_app(
         try:
             if socket_quota is not None:
                 socket_quota.take(_client_of(websocket))
-            live = await service.get(game_id)
+            live = await service.fresh(game_id)
         except (ServiceError, QuotaExceededError) as refusal:
             code = 4429 if isinstance(refusal, QuotaExceededError) else 4000 + refusal.status
             logger.debug("refused a WebSocket to %s: %d %s", game_id[:40], code, refusal.message)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import delete as sql_delete
+from sqlalchemy import exc as sql_errors
 from sqlalchemy import func, insert, select, update
 from sqlalchemy import text as sql_text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -398,12 +399,28 @@ class GameService:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @contextlib.asynccontextmanager
+    async def _session(self) -> AsyncIterator[AsyncSession]:
+        """A database session.
+
+        A database that cannot be reached, or has no connection free in time, is a 503 that says so: the
+        request changed nothing and may be sent again.
+        """
+        try:
+            async with self.sessions() as session:
+                yield session
+        except (sql_errors.TimeoutError, sql_errors.OperationalError, sql_errors.InterfaceError) as error:
+            logger.error("the database did not answer: %s", str(error).splitlines()[0][:200])
+            raise ServiceError(
+                503, "the server is busy (its database did not answer in time); nothing changed, try again"
+            ) from None
+
+    @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncSession]:
         """A session in a transaction, committed when the block ends (rolled back if it raises)."""
         async with contextlib.AsyncExitStack() as stack:
             if self._serialize_writes:
                 await stack.enter_async_context(self._write_lock)
-            session = await stack.enter_async_context(self.sessions())
+            session = await stack.enter_async_context(self._session())
             await stack.enter_async_context(session.begin())
             yield session
 
@@ -422,7 +439,7 @@ class GameService:
         player or dice are due, or whose time ran out meanwhile, goes on.
         """
         await self._credit_downtime()
-        async with self.sessions() as session:
+        async with self._session() as session:
             due = (
                 await session.scalars(
                     select(GameRow.id).where(
@@ -515,7 +532,7 @@ class GameService:
         await self._heartbeat()
         now = self.now()
         stale = now - datetime.timedelta(seconds=self.limits.max_seconds + self.limits.grace_seconds + 5)
-        async with self.sessions() as session:
+        async with self._session() as session:
             late = (
                 await session.scalars(
                     select(GameRow.id).where(GameRow.status == "active", GameRow.deadline <= now)
@@ -716,7 +733,7 @@ class GameService:
                 live = self.live.get(game_id)
                 if live is not None:
                     return live
-                async with self.sessions() as session:
+                async with self._session() as session:
                     row = await session.get(
                         GameRow, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.moves)]
                     )
@@ -747,7 +764,7 @@ class GameService:
         """
         if not (self.shared or force):
             return False
-        async with self.sessions() as session:
+        async with self._session() as session:
             version = await session.scalar(select(GameRow.version).where(GameRow.id == live.id))
             if version is None or version == live.version:
                 return False
@@ -791,7 +808,7 @@ class GameService:
 
     async def list_games(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games with this status (``active`` or ``finished``), newest first, for the home page."""
-        async with self.sessions() as session:
+        async with self._session() as session:
             rows = (
                 await session.scalars(
                     select(GameRow)
