@@ -118,6 +118,19 @@ def test_every_setting_value_conforms(game_id: str, name: str, value: object) ->
     check_game(game, n_games=2, seed=1)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "name", "value"), _setting_cases())
+def test_every_setting_value_conforms_in_long_games(game_id: str, name: str, value: object) -> None:
+    # The same sweep with the suite's usual caps and more games, for rare paths (a capture inside a home
+    # area, a hush after a shoo); run with --run-slow.
+    settings = {**_SHORTER.get(game_id, ({}, 0))[0], **_CONTEXT.get((game_id, name), {}), name: value}
+    try:
+        game = make(game_id, None, **settings)
+    except SettingsError as error:
+        pytest.skip(f"{name}={value} is refused with {settings}: {error}")
+    check_game(game, n_games=8, seed=2)
+
+
 def test_the_sweep_covers_the_settings_that_random_play_never_met() -> None:
     # Shoo's hush, capture_in_home, mount_escape and stable_drop were only ever played at their defaults.
     swept = {(case.values[0], case.values[1], case.values[2]) for case in _setting_cases()}

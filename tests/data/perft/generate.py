@@ -67,6 +67,10 @@ ENTRIES: dict[str, list[tuple[str, dict[str, object], list[str] | tuple[int, int
         ("mid-3", {}, (3, 120)),
         ("strict-mid", {"strict_dice": "on"}, (4, 60)),
         ("generals-mid", {"die_map": "generals"}, (5, 60)),
+        ("backgammon-opening", {"opening_roll": "backgammon"}, ["B2-W5"]),
+        ("drop-stack-mid", {"drop_stack": "on"}, (6, 60)),
+        ("simultaneous-mid", {"point_capture": "simultaneous"}, (7, 90)),
+        ("fourfold-mid", {"repetition": "fourfold"}, (8, 60)),
     ],
 }
 
