@@ -199,6 +199,14 @@ def test_t4a_mount_and_ride_is_one_move() -> None:
     assert state.play_text("d4>d5-d1").piece_at(parse_square("d1")) == "S"
 
 
+def test_ride_slides_one_square_or_more_and_stops_before_a_piece() -> None:
+    # Rulings §4 action 5: a rider slides at least one square, like a queen, and never onto a piece.
+    state = position(south="e5+", north="a9 i1")
+    rides = {state.move_to_text(move) for move in state.legal_moves() if move.kind == RIDE}
+    assert len(rides) == 30  # the 32 squares of e5's eight lines, less the two that North stands on
+    assert {"e5-e9", "e5-a1", "e5-h8", "e5-b8"} <= rides and not {"e5-a9", "e5-i1", "e5-e5"} & rides
+
+
 def test_t4b_dismount_leaves_a_free_unheld_horse() -> None:
     state = position(south="e5+", north="f6")
     after = state.play_text("e5/d4")
