@@ -1057,7 +1057,9 @@ class GameService:
         move_clocks: list[int | None] = []
         for move, mover in played:
             mover_clock = None
-            if control is not None and control.kind == FISCHER and clock is not None:
+            # A seat's clock starts with its first move (as lichess does): that move costs no time.
+            started = mover in live.movers or any(earlier == mover for _, earlier, _, _ in moves)
+            if control is not None and control.kind == FISCHER and clock is not None and started:
                 spent = int(((now - (turn_started or now)).total_seconds()) * 1000)
                 clock[mover] = max(0, clock[mover] - spent) + control.increment_ms
                 mover_clock = clock[mover]
@@ -1083,6 +1085,9 @@ class GameService:
             return None
         if change.turn_started is None:
             return None
+        keep = change.truncate_to if change.truncate_to is not None else len(live.moves)
+        if mover not in live.movers[:keep] and all(seat != mover for _, seat, _, _ in change.moves):
+            return None  # the seat has not moved yet: its clock has not started
         if control.kind == FISCHER:
             assert change.clock_ms is not None
             budget = change.clock_ms[mover]
@@ -1178,10 +1183,20 @@ class GameService:
         self._publish(live)
 
     async def _finish(self, live: LiveGame, *, resigned: int, termination: str) -> None:
-        """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held."""
+        """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held.
+
+        The clocks keep the time actually left: the running clock is charged up to now, and the seat that
+        lost on time has none. A clock of moves (:data:`PER_MOVE`) then stores each seat's time too.
+        """
         record = Record({})
         finish_record(record, live.state, resigned=resigned, termination=termination)
         clock = list(live.clock_ms) if live.clock_ms is not None else None
+        control = live.time_control
+        if control is not None and control.kind == PER_MOVE:
+            clock = [control.limit_ms] * live.game.num_players
+        deadline = self._deadline(live)
+        if deadline is not None and clock is not None:
+            clock[deadline[0]] = max(0, int((deadline[1] - self.now()).total_seconds() * 1000))
         if termination == "time forfeit" and clock is not None:
             clock[resigned] = 0
         change = _Change(
@@ -1204,6 +1219,7 @@ class GameService:
             or mover is None
             or mover == CHANCE
             or live.turn_started is None
+            or mover not in live.movers  # a seat's clock starts with its first move
         ):
             return None
         if control.kind == FISCHER:
