@@ -6,8 +6,17 @@ The browser's side of the same fixes is in ``test_browser_play.py``.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
 
 import shogames
+from shogames.core.protocol import CHANCE, State
+from shogames.games.shogammon import view as shogammon_view
+from shogames.server.app import create_app
 from shogames.games.shobu import BLACK, ShobuMove, ShobuState
 from shogames.games.shobu.view import _target
 from shogames.server.views import last_move_targets
@@ -45,3 +54,56 @@ def test_shobus_last_move_shows_where_the_aggressive_stone_landed_and_the_pushed
         changed = (mine_before ^ mine_after) | (theirs_before ^ theirs_after)
         every = {_target(bit) for bit in range(64) if changed >> bit & 1}
         assert every <= set(targets), f"{text}: {sorted(every - set(targets))} left out of {targets}"
+
+
+def test_shogammons_turn_never_reads_past_the_cap() -> None:
+    """"Turn 5 of 4" after Shogammon's length cap."""
+    game = shogames.make("shogammon", None, max_turns=4)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state = state.play(rng.choice(state.legal_moves()) if state.to_move != CHANCE else _roll(state, rng))
+    view = shogammon_view.position_view(state)
+    assert view["max_turns"] == 4 and view["turn"] <= 4, view["turn"]
+
+
+def _roll(state: State[Any], rng: random.Random) -> Any:
+    outcomes = state.chance_outcomes()
+    return rng.choices([outcome for outcome, _ in outcomes], [weight for _, weight in outcomes])[0]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as test_client:
+        yield test_client
+
+
+def test_a_bad_game_address_shows_a_page_not_json(client: TestClient) -> None:
+    answer = client.get("/game/nosuchgame")
+    assert answer.status_code == 404
+    assert answer.headers["content-type"].startswith("text/html")
+    assert "There is no game at this address" in answer.text and 'href="/"' in answer.text
+    assert client.get("/api/games/nosuchgame").json()["error"], "the API still answers JSON"
+
+
+def test_takeback_in_a_hot_seat_game(client: TestClient) -> None:
+    created = client.post(
+        "/api/games",
+        json={"game": "shobu", "mode": "hotseat", "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()
+    black, white = (seat["link"].split("#token=")[1] for seat in created["seats"])
+    game = f"/api/games/{created['id']}"
+    client.post(f"{game}/moves", json={"move": "BDa1-a3 WLb1-b3", "token": black})
+    client.post(f"{game}/moves", json={"move": "WLa4-a3 WDc4-c3", "token": white})
+    answer = client.post(f"{game}/takeback", json={"token": white})
+    assert answer.status_code == 200, answer.json()
+    snap = answer.json()
+    assert snap["ply"] == 1 and snap["to_move"] == 1
+    online = client.post(
+        "/api/games",
+        json={"game": "shobu", "mode": "online", "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()
+    token = online["seats"][0]["link"].split("#token=")[1]
+    client.post(f"/api/games/{online['id']}/moves", json={"move": "BDa1-a3 WLb1-b3", "token": token})
+    refused = client.post(f"/api/games/{online['id']}/takeback", json={"token": token})
+    assert refused.status_code == 409, "online, the other player has not agreed"

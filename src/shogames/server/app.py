@@ -231,7 +231,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
-        live = await service_of(request).get(game_id)
+        try:
+            live = await service_of(request).get(game_id)
+        except ServiceError as error:  # a page, not the API's JSON, for a person who followed a bad link
+            context = {"status": error.status, "message": error.message}
+            return templates.TemplateResponse(request, "missing.html", context, status_code=error.status)
         return templates.TemplateResponse(
             request, "game.html", {"game_id": live.id, "game": live.game.id, "name": live.game.name}
         )

@@ -889,21 +889,22 @@ class GameService:
         return live
 
     async def takeback(self, game_id: str, token: str | None) -> LiveGame:
-        """Take back the token's seat's last move, and every move after it, in a game against the computer.
+        """Take back the token's seat's last move, and every move after it, against the computer or hot-seat.
 
         The position goes back to where that seat was to move before its last move, the same dice
         included (a takeback does not re-throw).
 
         Raises:
-            ServiceError: no such game (404), a wrong token (403), a game with no AI seat, a finished game
-                or nothing to take back (409).
+            ServiceError: no such game (404), a wrong token (403), a game with no AI seat that is not
+                played hot-seat (online players must agree, which this does not ask), a finished game or
+                nothing to take back (409).
         """
         live = await self.get(game_id)
         async with live.lock:
             seat = self._person_seat(live, token)
             await self._sync(live)
-            if not any(other.kind == AI for other in live.seats):
-                raise ServiceError(409, "takeback is only for games against the computer")
+            if live.mode != "hotseat" and not any(other.kind == AI for other in live.seats):
+                raise ServiceError(409, "takeback is only for games against the computer or on one screen")
             if not live.is_active:
                 raise ServiceError(409, "the game is over; nothing can be taken back")
             if seat.seat not in live.movers:

@@ -28,7 +28,7 @@ The view (:func:`position_view`) is a dict with these fields:
     its kind's face); ``die_map_text`` is the same as ``"1:P 2:LN 3:S 4:G 5:BR 6:K"``, and ``face_of`` maps a
     kind letter to its face.
 ``turn`` / ``max_turns`` / ``ply``
-    The turn number (turns played plus 1), the turn cap (0 for none) and the plies so far.
+    The turn number (turns played plus 1, never past the cap), the turn cap (0 for none) and the plies so far.
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the seat that took the enemy king (``None`` if none), and why it ended
     (``"king taken"``, ``"length cap"`` or ``None``).
@@ -163,7 +163,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "die_map": [{"face": face, "kinds": kinds} for face, kinds in kinds_of.items()],
         "die_map_text": " ".join(f"{face}:{''.join(kinds)}" for face, kinds in kinds_of.items()),
         "face_of": {LETTERS[kind]: game.faces[kind] for kind in range(1, KING + 1)},
-        "turn": s.turns + 1,
+        "turn": min(s.turns + 1, game.max_turns) if game.max_turns else s.turns + 1,
         "max_turns": game.max_turns,
         "ply": s.ply,
         "terminal": s.is_terminal(),
