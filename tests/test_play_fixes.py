@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 
 import shogames
 from shogames.core.protocol import CHANCE, State
-from shogames.games.shogammon import view as shogammon_view
-from shogames.server.app import create_app
 from shogames.games.shobu import BLACK, ShobuMove, ShobuState
 from shogames.games.shobu.view import _target
+from shogames.games.shogammon import view as shogammon_view
+from shogames.server.app import create_app
 from shogames.server.views import last_move_targets
 
 
@@ -57,7 +57,7 @@ def test_shobus_last_move_shows_where_the_aggressive_stone_landed_and_the_pushed
 
 
 def test_shogammons_turn_never_reads_past_the_cap() -> None:
-    """"Turn 5 of 4" after Shogammon's length cap."""
+    """ "Turn 5 of 4" after Shogammon's length cap."""
     game = shogames.make("shogammon", None, max_turns=4)
     state = game.new_initial_state()
     rng = random.Random(2)
