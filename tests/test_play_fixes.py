@@ -19,7 +19,7 @@ from shogames.games.shobu import BLACK, ShobuMove, ShobuState
 from shogames.games.shobu.view import _target
 from shogames.games.shogammon import view as shogammon_view
 from shogames.server.app import create_app
-from shogames.server.views import last_move_targets
+from shogames.server.views import last_move_targets, move_note
 
 
 def _pushing_turns(count: int) -> list[tuple[ShobuState, ShobuMove]]:
@@ -107,3 +107,64 @@ def test_takeback_in_a_hot_seat_game(client: TestClient) -> None:
     client.post(f"/api/games/{online['id']}/moves", json={"move": "BDa1-a3 WLb1-b3", "token": token})
     refused = client.post(f"/api/games/{online['id']}/takeback", json={"token": token})
     assert refused.status_code == 409, "online, the other player has not agreed"
+
+
+def die_lost_position() -> tuple[str, str]:
+    """A Shogammon position (dice rolled) and a move after which the other die has no play."""
+    game = shogames.make("shogammon")
+    rng = random.Random(11)
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.to_move == CHANCE:
+                state = state.play(_roll(state, rng))
+                continue
+            for move in state.legal_moves():
+                after = state.play(move)
+                if (
+                    len(state.dice) == 2
+                    and "&" not in state.move_to_text(move)
+                    and not after.is_terminal()
+                    and after.to_move == CHANCE
+                    and ":-" not in state.move_to_text(move)
+                ):
+                    return state.to_text(), state.move_to_text(move)
+            state = state.play(rng.choice(state.legal_moves()))
+
+
+def test_a_lost_die_is_said_in_the_snapshot(client: TestClient) -> None:
+    position, move = die_lost_position()
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "shogammon",
+            "position": position,
+            "mode": "hotseat",
+            "seats": [{"kind": "person"}, {"kind": "person"}],
+        },
+    ).json()
+    snap = client.get(f"/api/games/{created['id']}").json()
+    token = created["seats"][snap["to_move"]]["link"].split("#token=")[1]
+    after = client.post(f"/api/games/{created['id']}/moves", json={"move": move, "token": token}).json()
+    played = after["moves"][-2] if after["moves"][-1]["seat"] == -1 else after["moves"][-1]
+    assert played["text"] == move
+    assert "has no play" in (played["note"] or ""), played
+
+
+def test_a_sho_throw_with_no_legal_move_is_said() -> None:
+    game = shogames.make("sho", None, players=3)
+    rng = random.Random(4)
+    notes: list[tuple[Any, str, Any]] = []
+    while not notes:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            move = _roll(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
+            after = state.play(move)
+            note = move_note(state, move, after)
+            if note is not None:
+                notes.append((state, note, after))
+            state = after
+    before, note, after = notes[0]
+    names = game.player_names
+    assert note.startswith(names[before.seat])
+    assert "no legal move" in note and names[after.seat] in note

@@ -64,7 +64,7 @@ from shogames.records import (
     write_record,
 )
 from shogames.server.db import GameRow, MoveRow, SeatRow, ServiceClockRow, utc_now
-from shogames.server.views import last_move_targets, legal_move_views, views_for
+from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
 
 logger = logging.getLogger("shogames.server")
 
@@ -261,6 +261,8 @@ class LiveGame:
     """When (the event loop's clock) the game was last used in this process, for eviction."""
     cached: tuple[int, dict[str, Any]] | None = None
     """The snapshot without its clock, and the version it was made at."""
+    notes: list[tuple[State[Any], str | None]] = field(default_factory=list)
+    """Each move's note with the state after it, computed once (:meth:`GameService._notes`)."""
 
     @property
     def state(self) -> State[Any]:
@@ -987,10 +989,31 @@ class GameService:
             "legal": legal_move_views(state) if live.is_active else [],
             "last": last,
             "moves": [
-                {"ply": index + 1, "text": text, "seat": mover}
-                for index, (text, mover) in enumerate(zip(live.texts, live.movers, strict=True))
+                {"ply": index + 1, "text": text, "seat": mover, "note": note}
+                for index, (text, mover, note) in enumerate(
+                    zip(live.texts, live.movers, self._notes(live), strict=True)
+                )
             ],
         }
+
+    @staticmethod
+    def _notes(live: LiveGame) -> list[str | None]:
+        """Each move's note (dice lost, a turn passed for want of a legal move), or ``None``."""
+        states, moves, cache = live.states, live.moves, live.notes
+        if not hasattr(views_for(live.game.id), "move_note"):
+            return [None] * len(moves)
+        notes: list[str | None] = []
+        for index, move in enumerate(moves):
+            after = states[index + 1]
+            if index < len(cache) and cache[index][0] is after:
+                notes.append(cache[index][1])
+                continue
+            del cache[index:]
+            note = move_note(states[index], move, after)
+            cache.append((after, note))
+            notes.append(note)
+        del cache[len(moves) :]
+        return notes
 
     def position_at(self, live: LiveGame, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves (0 for the start), to step through the game.
