@@ -14,12 +14,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shogames
-from shogames.core.protocol import CHANCE, State
+from shogames.core.protocol import CHANCE
 from shogames.games.shobu import BLACK, ShobuMove, ShobuState
 from shogames.games.shobu.view import _target
 from shogames.games.shogammon import view as shogammon_view
 from shogames.server.app import create_app
 from shogames.server.views import last_move_targets, move_note
+from shogammon_positions import die_lost_position, roll
 
 
 def _pushing_turns(count: int) -> list[tuple[ShobuState, ShobuMove]]:
@@ -62,14 +63,9 @@ def test_shogammons_turn_never_reads_past_the_cap() -> None:
     state = game.new_initial_state()
     rng = random.Random(2)
     while not state.is_terminal():
-        state = state.play(rng.choice(state.legal_moves()) if state.to_move != CHANCE else _roll(state, rng))
+        state = state.play(rng.choice(state.legal_moves()) if state.to_move != CHANCE else roll(state, rng))
     view = shogammon_view.position_view(state)
     assert view["max_turns"] == 4 and view["turn"] <= 4, view["turn"]
-
-
-def _roll(state: State[Any], rng: random.Random) -> Any:
-    outcomes = state.chance_outcomes()
-    return rng.choices([outcome for outcome, _ in outcomes], [weight for _, weight in outcomes])[0]
 
 
 @pytest.fixture
@@ -109,29 +105,6 @@ def test_takeback_in_a_hot_seat_game(client: TestClient) -> None:
     assert refused.status_code == 409, "online, the other player has not agreed"
 
 
-def die_lost_position() -> tuple[str, str]:
-    """A Shogammon position (dice rolled) and a move after which the other die has no play."""
-    game = shogames.make("shogammon")
-    rng = random.Random(11)
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.to_move == CHANCE:
-                state = state.play(_roll(state, rng))
-                continue
-            for move in state.legal_moves():
-                after = state.play(move)
-                if (
-                    len(state.dice) == 2
-                    and "&" not in state.move_to_text(move)
-                    and not after.is_terminal()
-                    and after.to_move == CHANCE
-                    and ":-" not in state.move_to_text(move)
-                ):
-                    return state.to_text(), state.move_to_text(move)
-            state = state.play(rng.choice(state.legal_moves()))
-
-
 def test_a_lost_die_is_said_in_the_snapshot(client: TestClient) -> None:
     position, move = die_lost_position()
     created = client.post(
@@ -158,7 +131,7 @@ def test_a_sho_throw_with_no_legal_move_is_said() -> None:
     while not notes:
         state = game.new_initial_state()
         while not state.is_terminal():
-            move = _roll(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
+            move = roll(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
             after = state.play(move)
             note = move_note(state, move, after)
             if note is not None:

@@ -1,5 +1,6 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, text } from "/static/board.js";
+import { rememberGame } from "/static/mygames.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -9,6 +10,7 @@ const statusLine = document.getElementById("status");
 const message = document.getElementById("message");
 const seatList = document.getElementById("seats");
 const moveList = document.getElementById("moves");
+const notice = document.getElementById("notice");
 
 const renderer = await loadRenderer(root.dataset.game);
 let snap = null; // the latest snapshot from the server
@@ -81,12 +83,21 @@ function accept(data) {
   if (snap && data.version < snap.version) return;
   if (snap && data.ply < snap.ply) stepCache.clear();
   const moved = !snap || data.version !== snap.version;
+  if (moved) announce(data, snap ? snap.ply : 0);
+  if (snap && snap.status === "active" && data.status !== "active" && mySeats.size > 0) rememberGame(data, mySeats);
   snap = data;
   receivedAt = performance.now();
   if (moved) selection = [];
   if (orientation === null) orientation = mySeats.size === 1 ? [...mySeats.keys()][0] : 0;
   if (viewPly !== null && viewPly >= snap.ply) viewPly = null;
   render();
+}
+
+// What the moves since the last snapshot did that their text does not say (dice lost, a turn passed).
+function announce(data, sincePly) {
+  const notes = data.moves.filter((move) => move.ply > sincePly && move.note).map((move) => move.note);
+  if (notes.length) notice.textContent = notes.join(". ") + ".";
+  else if (data.ply !== sincePly) notice.textContent = data.notice ?? "";
 }
 
 // --- Moving by clicking. ---
@@ -152,6 +163,15 @@ function seatName(seat) {
   return snap.seats[seat]?.name ?? snap.game.players[seat];
 }
 
+function seatColours(view) {
+  return renderer.seatColours ? renderer.seatColours(view) : [];
+}
+
+function seatLabels() {
+  const colours = seatColours(snap.position);
+  return snap.seats.map((_, seat) => seatLabel(snap.game.players, snap.seats, seat, colours.map((c) => c.name)));
+}
+
 function render() {
   if (!snap) return;
   const names = snap.game.players;
@@ -190,12 +210,20 @@ function render() {
   const rules = document.getElementById("rules");
   if (!rules.firstChild) describeSettings(rules, snap.game);
   drawSeats();
-  drawMoves(moveList, snap.moves, snap.seats.map((seat) => seat.name), live ? snap.ply : viewPly, stepTo);
+  const colours = seatColours(snap.position).map((colour) => colour.fill);
+  drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
   document.getElementById("takeback").hidden = !(
-    snap.status === "active" && mySeats.size > 0 && snap.seats.some((seat) => seat.kind === "ai") &&
-    snap.moves.some((move) => mySeats.has(move.seat))
+    snap.status === "active" && mySeats.size > 0 &&
+    (snap.mode === "hotseat" || snap.seats.some((seat) => seat.kind === "ai")) &&
+    takebackSeat() !== undefined
   );
+}
+
+// Whose move a takeback undoes: the last move made from this screen (hot-seat: whoever moved last).
+function takebackSeat() {
+  const mine = snap.moves.filter((move) => mySeats.has(move.seat));
+  return mine.length ? mine[mine.length - 1].seat : undefined;
 }
 
 function statusText() {
@@ -223,16 +251,21 @@ function clockFor(seat) {
   const elapsed = snap.status === "active" && clock.running === seat ? performance.now() - receivedAt : 0;
   if (clock.kind === "fischer") return clockText(clock.remaining_ms[seat] - elapsed);
   if (clock.running === seat && clock.move_left_ms !== null) return clockText(clock.move_left_ms - elapsed);
+  // Over: the time each seat had left when the game ended (0:00 for a loss on time).
+  if (snap.status !== "active" && clock.remaining_ms) return clockText(clock.remaining_ms[seat]);
   return clockText(clock.limit_ms);
 }
 
 function drawSeats() {
   seatList.replaceChildren();
+  const colours = seatColours(snap.position);
   snap.seats.forEach((seat, index) => {
     const item = document.createElement("li");
     item.className = `seat seat-${index}`;
+    if (colours[index]) item.style.borderLeftColor = colours[index].fill;
     if (snap.status === "active" && snap.to_move === index) item.classList.add("to-move");
-    const label = `${snap.game.players[index]}: ${seat.name}`;
+    const colourName = colours[index]?.name;
+    const label = `${snap.game.players[index]}${colourName ? ` (${colourName})` : ""}: ${seat.name}`;
     item.append(text("span", label, "seat-name"));
     if (seat.kind === "ai") item.append(text("span", `AI ${seat.agent}`, "tag"));
     if (mySeats.has(index)) item.append(text("span", "you", "tag you"));
@@ -292,7 +325,7 @@ document.getElementById("resign").addEventListener("click", async () => {
 });
 
 document.getElementById("takeback").addEventListener("click", async () => {
-  const seat = [...mySeats.keys()].find((s) => snap.moves.some((move) => move.seat === s));
+  const seat = takebackSeat();
   try {
     accept(await api(`/api/games/${gameId}/takeback`, { token: mySeats.get(seat) }));
   } catch (error) {
@@ -318,4 +351,5 @@ if (invites) {
 }
 
 accept(await api(`/api/games/${gameId}`));
+if (mySeats.size > 0) rememberGame(snap, mySeats);
 connect();

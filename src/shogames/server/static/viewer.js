@@ -1,5 +1,5 @@
 // The record viewer: a record is checked by the server and every position of it comes back to step through.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, text } from "/static/board.js";
 
 const message = document.getElementById("message");
 const textArea = document.getElementById("record-text");
@@ -43,7 +43,9 @@ function render() {
   const total = data.steps.length - 1;
   document.getElementById("status").textContent =
     ply === total ? `After the last move (${total}): ${data.result_text}.` : `After move ${ply} of ${total}.`;
-  drawMoves(document.getElementById("moves"), data.moves, data.names, ply, stepTo);
+  const seats = data.names.map((name) => ({ name }));
+  const labels = data.game.players.map((_, seat) => seatLabel(data.game.players, seats, seat));
+  drawMoves(document.getElementById("moves"), data.moves, labels, ply, stepTo);
 }
 
 function stepTo(target) {

@@ -439,3 +439,12 @@ export function render(view, options = {}) {
   out += `</svg>`;
   return out;
 }
+
+// Each seat's colour (the colour of the coins it moves; in teams, the team's), for the page's seat bars
+// and move list, so that they match the coins on the board.
+export function seatColours(view) {
+  return (view.seat_side ?? []).map((side) => {
+    const colour = SIDE_COLOURS[side] ?? SIDE_COLOURS[0];
+    return { fill: colour.fill, name: colour.name };
+  });
+}
