@@ -48,6 +48,7 @@ from shogames.core.settings import parse_settings_text
 from shogames.records import parse_record, replay
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
 from shogames.server.events import PostgresEvents
+from shogames.server.learn import learn_router
 from shogames.server.service import (
     AI,
     FISCHER,
@@ -197,6 +198,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
             await engine.dispose()
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.include_router(learn_router())  # rules pages, lessons, hints (server/learn.py)
     app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 

@@ -1,0 +1,139 @@
+"""The rules pages and lessons (issue 17): every guide's diagrams and lessons checked against the engine,
+the pages served, a lesson's verdicts, hints; and in Chromium one lesson of each game completed by clicking
+after a wrong try that gets an explanation.
+"""
+
+# ruff: noqa: F811 (the fixtures server and browser come from test_browser)
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, expect
+
+from shogames.server.app import create_app
+from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, try_move
+from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
+
+GAMES = ["shobu"]  # more as their guides are written
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rules_diagram_is_a_real_position(game: str) -> None:
+    folder = guide_folder(game)
+    assert folder is not None
+    blocks = render_guide(game, (folder / "rules.md").read_text(encoding="utf-8"))
+    diagrams = [block for block in blocks if isinstance(block, Diagram)]
+    assert len(diagrams) >= 2, "a rules page shows the game on boards"
+    for diagram in diagrams:
+        view = diagram.view()  # raises on a bad position or setting
+        assert view["view"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_lesson_is_a_real_position_with_a_right_and_a_wrong_move(game: str) -> None:
+    lessons = lessons_of(game)
+    assert len(lessons) >= 6
+    assert len({lesson.id for lesson in lessons}) == len(lessons)
+    for lesson in lessons:
+        state = lesson.start(game)
+        assert not state.is_terminal() and state.to_move is not None and state.to_move >= 0, lesson.id
+        moves = state.legal_moves()
+        right = [move for move in moves if lesson.is_right(state, move)]
+        wrong = [move for move in moves if not lesson.is_right(state, move)]
+        assert right, f"{game} lesson {lesson.id}: no legal move does what it asks"
+        assert wrong, f"{game} lesson {lesson.id}: every move is right, so nothing is learnt"
+        if lesson.goal == "moves":
+            legal = {state.move_to_text(move) for move in moves}
+            assert set(lesson.moves) <= legal, f"{lesson.id}: {set(lesson.moves) - legal} are not legal"
+        for text in lesson.tries:
+            state.parse_move(text)  # an explained try is a legal move
+
+
+def test_a_lessons_verdicts_come_from_the_engine() -> None:
+    lesson = next(lesson for lesson in lessons_of("shobu") if lesson.id == "homeboards")
+    illegal = try_move("shobu", lesson, "WDd4-d3 BLd4-d3")
+    assert not illegal["legal"] and "passive move must be on one of Black's homeboards" in illegal["message"]
+    wrong = try_move("shobu", lesson, "BDa1-a3 WLb1-b3")
+    assert wrong["legal"] and not wrong["right"] and wrong["message"] == lesson.wrong
+    right = try_move("shobu", lesson, "BLa1-a3 WDb1-b3")
+    assert right["right"] and right["message"] == lesson.success and right["view"]
+
+
+def test_rules_and_lesson_pages_are_served_and_linked(client: TestClient) -> None:
+    guides = client.get("/api/guides").json()["games"]
+    assert {game["id"] for game in guides} >= set(GAMES)
+    for game in GAMES:
+        page = client.get(f"/rules/{game}")
+        assert page.status_code == 200 and "data-diagram" in page.text
+        assert "<script>" not in page.text and " style=" not in page.text  # the Content-Security-Policy
+        assert client.get(f"/learn/{game}").status_code == 200
+        assert len(client.get(f"/api/lessons/{game}").json()["lessons"]) >= 6
+    assert client.get("/rules/nosuchgame").status_code == 404
+    assert client.post("/api/lessons/shobu/nosuchlesson/try", json={"move": "x"}).status_code == 404
+    assert 'href="/rules"' in client.get("/").text
+
+
+def test_a_hint_is_a_legal_move_of_the_strongest_level(client: TestClient) -> None:
+    created = client.post(
+        "/api/games",
+        json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "random"}]},
+    ).json()
+    token = created["seats"][0]["link"].split("#token=")[1]
+    hint = client.post(f"/api/games/{created['id']}/hint", json={"token": token})
+    assert hint.status_code == 200, hint.json()
+    snap = client.get(f"/api/games/{created['id']}").json()
+    assert hint.json()["move"] in {move["text"] for move in snap["legal"]}
+    assert client.post(f"/api/games/{created['id']}/hint", json={"token": "nope"}).status_code == 403
+    online = client.post(
+        "/api/games", json={"game": "shobu", "mode": "online", "seats": [{"kind": "person"}] * 2}
+    ).json()
+    other = online["seats"][0]["link"].split("#token=")[1]
+    assert client.post(f"/api/games/{online['id']}/hint", json={"token": other}).status_code == 409
+
+
+def _lesson_moves(server: str, game: str, lesson_id: str) -> dict[str, Any]:
+    lessons = httpx.get(f"{server}/api/lessons/{game}").json()["lessons"]
+    lesson: dict[str, Any] = next(entry for entry in lessons if entry["id"] == lesson_id)
+    return lesson
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_lesson_of_each_game_completed_by_clicking(server: str, browser: Browser, game: str) -> None:
+    """The first lesson: a wrong try (explained), then the right move; progress is kept."""
+    first = lessons_of(game)[0]
+    state = first.start(game)
+    moves = state.legal_moves()
+    wrong = next(state.move_to_text(move) for move in moves if not first.is_right(state, move))
+    right = next(state.move_to_text(move) for move in moves if first.is_right(state, move))
+    lesson = _lesson_moves(server, game, first.id)
+    clicks = {move["text"]: move["clicks"] for move in lesson["legal"]}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/{game}")
+    expect(page.locator("#lesson-title")).to_have_text(first.title)
+    click_move(page, clicks[wrong])
+    expect(page.locator("#verdict")).to_have_class(re.compile("wrong"))
+    expect(page.locator("#verdict")).to_contain_text(first.tries.get(wrong, first.wrong)[:40])
+    page.locator("#again").click()
+    click_move(page, clicks[right])
+    expect(page.locator("#verdict")).to_have_class(re.compile("right"))
+    expect(page.locator("#verdict")).to_contain_text(first.success[:40])
+    expect(page.locator(f'#lesson-list a[data-lesson="{first.id}"]')).to_have_class(re.compile("done"))
+    page.reload()
+    expect(page.locator(f'#lesson-list a[data-lesson="{first.id}"]')).to_have_class(re.compile("done"))
+    assert errors == []
+    context.close()
