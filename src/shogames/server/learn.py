@@ -5,8 +5,8 @@ class's module), so a game installed from another package brings its own:
 
 ``rules.md``
     The rules for players, in a small part of Markdown (:func:`render_guide`): ``#``/``##``/``###``
-    headings, paragraphs, ``-`` and ``1.`` lists, ``**bold**``, ``*italic*`` and ```code```, and board
-    diagrams as fenced blocks::
+    headings, paragraphs, ``-`` and ``1.`` lists, ``|`` tables, ``**bold**``, ``*italic*``, ```code```,
+    and board diagrams as fenced blocks::
 
         ```diagram
         position: <the game's position text>
@@ -186,6 +186,20 @@ def _diagram(game_id: str, lines: list[str]) -> Diagram:
     )
 
 
+def _table(rows: list[str]) -> Markup:
+    """A Markdown table: the first row is the header; ``|---|`` rows are left out."""
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    cells = [row for row in cells if not all(set(cell) <= set("-: ") for cell in row)]
+    head = "".join(f"<th>{_inline(cell)}</th>" for cell in cells[0])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_inline(cell)}</td>" for cell in row) + "</tr>" for row in cells[1:]
+    )
+    return Markup(
+        f'<div class="table-scroll"><table class="guide-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
 def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
     """A guide's Markdown as blocks: HTML (escaped, safe to put in a page) and diagrams."""
     blocks: list[Markup | Diagram] = []
@@ -222,6 +236,13 @@ def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
                 blocks.append(_diagram(game_id, body))
             else:
                 blocks.append(Markup(f"<pre>{html.escape(chr(10).join(body))}</pre>"))
+        elif stripped.startswith("|"):
+            flush()
+            rows = [stripped]
+            while index < len(lines) and lines[index].strip().startswith("|"):
+                rows.append(lines[index].strip())
+                index += 1
+            blocks.append(_table(rows))
         elif not stripped:
             flush()
         elif heading := re.match(r"(#{1,3}) (.*)", stripped):
