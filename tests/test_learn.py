@@ -20,7 +20,7 @@ from shogames.server.app import create_app
 from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, try_move
 from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
 
-GAMES = ["shobu", "shogammon", "shoo"]  # more as their guides are written
+GAMES = ["shobu", "shoo", "sho", "shogammon"]
 
 
 @pytest.fixture
