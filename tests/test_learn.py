@@ -137,3 +137,22 @@ def test_a_lesson_of_each_game_completed_by_clicking(server: str, browser: Brows
     expect(page.locator(f'#lesson-list a[data-lesson="{first.id}"]')).to_have_class(re.compile("done"))
     assert errors == []
     context.close()
+
+
+def test_hint_and_legal_moves_on_the_game_page(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "random"}]},
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + created["seats"][0]["link"])
+    expect(page.locator("#status")).to_have_text("Your move.")
+    page.locator("#hint").click()
+    expect(page.locator("#notice")).to_contain_text(re.compile(r"Hint \(\w+\): B[DL]"))
+    assert page.locator("#board [data-target].selected").count() == 1, "the hint's piece is selected"
+    page.locator("#show-legal").check()
+    expect(page.locator("#legal-list button")).to_have_count(232)
+    page.locator("#legal-list button", has_text="BDa1-a3 WLb1-b3").click()
+    expect(page.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
+    expect(page.locator("a.rules-link")).to_have_attribute("href", "/rules/shobu")
+    page.close()

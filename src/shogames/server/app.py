@@ -48,7 +48,7 @@ from shogames.core.settings import parse_settings_text
 from shogames.records import parse_record, replay
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
 from shogames.server.events import PostgresEvents
-from shogames.server.learn import learn_router
+from shogames.server.learn import has_rules, learn_router
 from shogames.server.service import (
     AI,
     FISCHER,
@@ -238,9 +238,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
         except ServiceError as error:  # a page, not the API's JSON, for a person who followed a bad link
             context = {"status": error.status, "message": error.message}
             return templates.TemplateResponse(request, "missing.html", context, status_code=error.status)
-        return templates.TemplateResponse(
-            request, "game.html", {"game_id": live.id, "game": live.game.id, "name": live.game.name}
-        )
+        game = live.game
+        context = {"game_id": live.id, "game": game.id, "name": game.name, "has_rules": has_rules(game.id)}
+        return templates.TemplateResponse(request, "game.html", context)
 
     @app.get("/viewer", response_class=HTMLResponse)
     async def viewer_page(request: Request) -> Response:

@@ -88,12 +88,7 @@ export function seatLabel(players, seats, seat, colourNames = []) {
 // The rules in a fold: the preset's name as the summary, every setting inside.
 export function describeSettings(element, game) {
   const fold = document.createElement("details");
-  const summary = text("summary", `Rules: ${game.preset ?? "standard"} `);
-  const link = text("a", "how to play", "rules-link");
-  link.href = `/rules/${game.id}`;
-  link.target = "_blank";
-  summary.append(link);
-  fold.append(summary);
+  fold.append(text("summary", `Rules: ${game.preset ?? "standard"}`));
   const list = document.createElement("ul");
   for (const pair of (game.settings ?? "").split(" ").filter(Boolean)) list.append(text("li", pair));
   fold.append(list);

@@ -213,11 +213,34 @@ function render() {
   const colours = seatColours(snap.position).map((colour) => colour.fill);
   drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
+  // Help for learners, never online (it would help one player against another).
+  const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";
+  document.getElementById("hint").hidden = !(helping && mine);
+  document.getElementById("show-legal-box").hidden = !helping;
+  drawLegalList(mine && document.getElementById("show-legal").checked);
   document.getElementById("takeback").hidden = !(
     snap.status === "active" && mySeats.size > 0 &&
     (snap.mode === "hotseat" || snap.seats.some((seat) => seat.kind === "ai")) &&
     takebackSeat() !== undefined
   );
+}
+
+// "Show legal moves": every legal move in notation; clicking one plays it.
+function drawLegalList(show) {
+  const list = document.getElementById("legal-list");
+  list.hidden = !show;
+  list.replaceChildren();
+  if (!show) return;
+  for (const move of snap.legal) {
+    const item = document.createElement("li");
+    const button = text("button", move.text, "legal-move");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      if (isMyTurn()) play(move.text);
+    });
+    item.append(button);
+    list.append(item);
+  }
 }
 
 // Whose move a takeback undoes: the last move made from this screen (hot-seat: whoever moved last).
@@ -320,6 +343,25 @@ document.getElementById("resign").addEventListener("click", async () => {
   try {
     accept(await api(`/api/games/${gameId}/resign`, { token: mySeats.get(seat) }));
   } catch (error) {
+    showMessage(error.message);
+  }
+});
+
+document.getElementById("show-legal").addEventListener("change", render);
+
+document.getElementById("hint").addEventListener("click", async () => {
+  const seat = snap.to_move;
+  const version = snap.version;
+  showMessage("");
+  notice.textContent = "Looking for a good move…";
+  try {
+    const hint = await api(`/api/games/${gameId}/hint`, { token: mySeats.get(seat) });
+    if (snap.version !== version) return;
+    notice.textContent = `Hint (${hint.level}): ${hint.move}`;
+    selection = hint.clicks.filter((target) => !target.startsWith("opt:")).slice(0, 1);
+    render();
+  } catch (error) {
+    notice.textContent = "";
     showMessage(error.message);
   }
 });

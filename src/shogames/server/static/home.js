@@ -11,6 +11,11 @@ const settingsHelp = document.getElementById("settings-help");
 const seatsBox = document.getElementById("seats");
 const formError = document.getElementById("form-error");
 const clockKind = document.getElementById("clock-kind");
+// The games that have a rules page or lessons (server/learn.py).
+const guides = await fetch("/api/guides")
+  .then((response) => (response.ok ? response.json() : { games: [] }))
+  .then((data) => data.games)
+  .catch(() => []);
 
 // The catalog lists the games in their display order, each with its blurb and suggested clock.
 let gameId = new URLSearchParams(location.search).get("game");
@@ -86,10 +91,16 @@ function fillRules() {
   }
   settingsHelp.append(list);
   clockTouched = false;
+  const guide = guides.find((entry) => entry.id === game.id);
   const rulesLink = document.getElementById("rules-link");
   rulesLink.href = `/rules/${game.id}`;
   rulesLink.textContent = `How to play ${game.name}`;
-  document.getElementById("lessons-link").href = `/learn/${game.id}`;
+  rulesLink.hidden = !guide?.rules;
+  const lessonsLink = document.getElementById("lessons-link");
+  lessonsLink.href = `/learn/${game.id}`;
+  lessonsLink.textContent = `${guide?.lessons.length ?? 0} lessons`;
+  lessonsLink.hidden = !guide?.lessons.length;
+  document.getElementById("learn-links").hidden = !guide;
   refreshSeats();
 }
 
