@@ -16,6 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 
+import shogames
+from shogames.records import start_position_text, start_record, write_record
 from shogames.server.app import create_app
 from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, try_move
 from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
@@ -156,3 +158,45 @@ def test_hint_and_legal_moves_on_the_game_page(server: str, browser: Browser) ->
     expect(page.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
     expect(page.locator("a.rules-link")).to_have_attribute("href", "/rules/shobu")
     page.close()
+
+
+def test_a_finished_game_is_analysed_in_the_browser(server: str, browser: Browser) -> None:
+    """The game page links a finished game to the viewer, which draws each move's value and flags mistakes."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "mode": "hotseat", "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    for move, seat in (("BDa1-a3 WLb1-b3", 0), ("WLa4-a3 WDc4-c3", 1), ("BDb1-b2 BLb1-b2", 0)):
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/moves", json={"move": move, "token": tokens[seat]}
+        )
+        assert answer.status_code == 200, answer.json()
+    httpx.post(f"{server}/api/games/{created['id']}/resign", json={"token": tokens[1]})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/game/{created['id']}")
+    page.locator("#analyse-link").click()
+    expect(page.locator("#status")).to_contain_text("After the last move (3)")
+    page.locator("#analyse").click()
+    expect(page.locator("#analysis-status")).to_contain_text("3 moves analysed", timeout=60_000)
+    expect(page.locator("#graph circle.point")).to_have_count(3)
+    page.locator('#graph circle[data-ply="1"]').click()
+    expect(page.locator("#status")).to_contain_text("After move 1 of 3")
+    assert errors == []
+    page.close()
+
+
+def test_the_analysis_flags_a_blunder(client: TestClient) -> None:
+    """Black can win at once on move 1 of this position, and does not: a blunder, as shogames analyse says."""
+    game = shogames.make("shobu")
+    start = game.state_from_text("wwww/4/4/bbbb wwww/4/4/bbbb wwww/4/4/bbbb 1w2/1b2/4/b1bb b")
+    made = start_record(game, ["a", "b"], position=start_position_text(start))
+    made.add_move("BDa1-a2 WLa1-a2")
+    record = write_record(made)
+    answer = client.post("/api/analysis", json={"record": record})
+    assert answer.status_code == 200, answer.json()
+    (move,) = answer.json()["moves"]
+    assert move["verdict"] == "blunder" and move["best_value"] > 0.99 and move["best"].endswith("BLb3-b4")
+    assert client.post("/api/analysis", json={"record": "nonsense"}).status_code == 400

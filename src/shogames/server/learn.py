@@ -36,6 +36,9 @@ Routes (an :class:`fastapi.APIRouter` the app includes):
   an illegal move gets the engine's own reason, a legal one the lesson's verdict and the position after it.
 * ``POST /api/games/{id}/hint``: ``{"token"}``: the strongest level's move for the seat to move, in games
   against the computer or on one screen (never online, where it would help one player against another).
+* ``POST /api/analysis``: ``{"record": text}``: every seat move of a record analysed as ``shogames
+  analyse`` does (:func:`shogames.analysis.analyse_record`), with a smaller budget (:data:`ANALYSIS`), in a
+  thread, one analysis at a time; the record viewer draws it as a graph and flags the mistakes.
 
 The browser knows no rules here either: every verdict comes from the server, which asks the engine.
 """
@@ -61,10 +64,12 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import level_names
+from shogames.analysis import BLUNDER, MISTAKE, analyse_record
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
+from shogames.records import parse_record, replay
 from shogames.server.service import GameService, ServiceError, choose_move
 from shogames.server.views import last_move_targets, legal_move_views, views_for
 
@@ -75,6 +80,10 @@ HINT_GRACE = 5.0
 """How long past that a hint may run before it is given up (the page is told there is none)."""
 HINTS_AT_ONCE = 2
 """Hints thought about at the same time (each in a thread); more are refused until one is done."""
+ANALYSIS: dict[str, Any] = {"depth": 2, "nodes": 5_000, "seconds": 0.1}
+"""The analysing search's budget per position in the browser (``shogames analyse`` takes more)."""
+ANALYSIS_MAX_PLIES = 400
+"""The longest record analysed in the browser (``shogames analyse`` takes any)."""
 
 
 # --- Finding a game's guide ------------------------------------------------------------------------------
@@ -403,6 +412,12 @@ class TryBody(BaseModel):
     move: str = Field(max_length=200)
 
 
+class RecordBody(BaseModel):
+    """A game record to analyse."""
+
+    record: str = Field(max_length=1_000_000)
+
+
 class HintBody(BaseModel):
     """A request for a hint, with the secret token of the seat to move."""
 
@@ -459,6 +474,8 @@ def learn_router() -> APIRouter:
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     router = APIRouter()
     hint_slots = asyncio.Semaphore(HINTS_AT_ONCE)
+    analysis_slot = asyncio.Semaphore(1)
+    analysed: dict[str, dict[str, Any]] = {}  # the latest analyses, by record text
 
     @router.get("/rules", response_class=HTMLResponse)
     async def rules_index(request: Request) -> Response:
@@ -538,6 +555,49 @@ def learn_router() -> APIRouter:
         move = state.parse_move(text)
         clicks = views_for(live.game.id).move_clicks(state, move) if state.to_move != CHANCE else ()
         return {"move": text, "level": level, "clicks": list(clicks), "version": live.version}
+
+    @router.post("/api/analysis")
+    async def post_analysis(body: RecordBody) -> dict[str, Any]:
+        if body.record in analysed:
+            return analysed[body.record]
+        try:
+            record = parse_record(body.record)
+            game = replay(record).game
+        except ShogamesError as error:
+            raise ServiceError(400, f"record refused: {error}") from None
+        if len(record.moves) > ANALYSIS_MAX_PLIES:
+            raise ServiceError(
+                400,
+                f"the record has {len(record.moves)} plies; the browser analyses at most "
+                f"{ANALYSIS_MAX_PLIES} (shogames analyse takes any)",
+            )
+        if analysis_slot.locked():
+            raise ServiceError(429, "another analysis is running; try again in a moment")
+        async with analysis_slot:
+            moves = await asyncio.to_thread(analyse_record, record, **ANALYSIS)
+        names = list(game.player_names)
+        answer = {
+            "budget": ANALYSIS,
+            "mistake": MISTAKE,
+            "blunder": BLUNDER,
+            "moves": [
+                {
+                    "ply": move.ply,
+                    "seat": names.index(move.mover),
+                    "played": move.played,
+                    "played_value": round(move.played_value, 4),
+                    "best": move.best,
+                    "best_value": round(move.best_value, 4),
+                    "loss": round(move.loss, 4),
+                    "verdict": move.verdict(),
+                }
+                for move in moves
+            ],
+        }
+        if len(analysed) >= 32:
+            analysed.pop(next(iter(analysed)))
+        analysed[body.record] = answer
+        return answer
 
     return router
 

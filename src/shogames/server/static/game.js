@@ -213,6 +213,7 @@ function render() {
   const colours = seatColours(snap.position).map((colour) => colour.fill);
   drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
+  document.getElementById("analyse-link").hidden = snap.status === "active";
   // Help for learners, never online (it would help one player against another).
   const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";
   document.getElementById("hint").hidden = !(helping && mine);
