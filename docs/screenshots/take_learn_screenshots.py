@@ -1,8 +1,9 @@
 """Take the screenshots of learning and of the phone layout in docs/web.md.
 
 Starts ``shogames serve`` on a fresh SQLite file and photographs, in Chromium: a rules page
-(``rules-<game>.png``), a lesson after a wrong try (``lesson-<game>.png``), and a game on a phone
-(390×844) after a few moves (``phone-<game>.png``).
+(``rules-<game>.png``), a lesson after a wrong try (``lesson-<game>.png``), a game on a phone
+(390×844) after a few moves (``phone-<game>.png``), and the analysis of a Shobu game between the computer's
+easy and hard levels in the record viewer (``analysis.png``).
 
 Usage: python docs/screenshots/take_learn_screenshots.py [game ...]   (needs Chromium: /usr/bin/chromium)
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import httpx
@@ -24,6 +26,10 @@ from shogames.server.learn import lessons_of  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SETTINGS = {"sho": "players=2"}
+RULES_SHOWN = ("shobu",)
+"""The games whose rules page docs/web.md shows."""
+LESSON_SHOWN = ("shoo",)
+"""The games whose first lesson docs/web.md shows."""
 
 
 def click(page: Page, clicks: list[str]) -> None:
@@ -89,6 +95,25 @@ def phone(base: str, browser: object, game: str) -> None:
     context.close()
 
 
+def analysis(page: Page, base: str) -> None:
+    """A Shobu game between two computer levels, analysed in the record viewer: the graph and the flags."""
+    created = httpx.post(
+        f"{base}/api/games",
+        json={"game": "shobu", "seats": [{"kind": "ai", "agent": "easy"}, {"kind": "ai", "agent": "hard"}]},
+    ).json()
+    for _ in range(600):
+        snap = httpx.get(f"{base}/api/games/{created['id']}").json()
+        if snap["status"] != "active":
+            break
+        time.sleep(0.5)
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(f"{base}/viewer?game={created['id']}")
+    page.locator("#analyse").click()
+    page.locator("#graph svg").wait_for(timeout=120_000)
+    page.locator("#graph circle.point").nth(9).click()
+    page.screenshot(path=str(HERE / "analysis.png"), full_page=True)
+
+
 def main(games: list[str]) -> None:
     """Take every screenshot of the games named (all four by default)."""
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
@@ -100,9 +125,12 @@ def main(games: list[str]) -> None:
         try:
             page = browser.new_page()
             for game in games:
-                rules_page(page, base, game)
-                lesson(page, base, game)
+                if game in RULES_SHOWN:
+                    rules_page(page, base, game)
+                if game in LESSON_SHOWN:
+                    lesson(page, base, game)
                 phone(base, browser, game)
+            analysis(page, base)
         finally:
             browser.close()
             server.terminate()
