@@ -236,3 +236,30 @@ def test_a_bad_game_address_is_a_page(server: str, browser: Browser) -> None:
     expect(page.locator("h1")).to_contain_text("There is no game at this address")
     expect(page.locator("main a[href='/']")).to_be_visible()
     page.close()
+
+
+def test_typing_a_move_your_turn_in_the_title_and_a_low_clock(server: str, browser: Browser) -> None:
+    """What players expect (issue 17, section 5): notation typed on the game page, the tab title, low time."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            "clock": {"kind": "per_move", "seconds": 8},
+        },
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page).to_have_title(re.compile("^▶ Your move"))
+    page.locator("#typed-move-text").fill("BDa1-a9 WLb1-b9")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#message")).to_contain_text("refused")
+    page.locator("#typed-move-text").fill("BDa1-a3 WLb1-b3")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
+    page.locator("#typed-move-text").fill("WLa4-a3 WDc4-c3")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#moves")).to_contain_text("WLa4-a3 WDc4-c3")
+    expect(page.locator("#seats .clock.low")).to_have_count(1)  # Black's 8 s are running: under 10 s
+    page.close()

@@ -989,7 +989,7 @@ class GameService:
             "legal": legal_move_views(state) if live.is_active else [],
             "last": last,
             "moves": [
-                {"ply": index + 1, "text": text, "seat": mover, "note": note}
+                {"ply": index + 1, "text": text, "seat": mover, **({"note": note} if note else {})}
                 for index, (text, mover, note) in enumerate(
                     zip(live.texts, live.movers, self._notes(live), strict=True)
                 )

@@ -11,6 +11,8 @@ const message = document.getElementById("message");
 const seatList = document.getElementById("seats");
 const moveList = document.getElementById("moves");
 const notice = document.getElementById("notice");
+const baseTitle = document.title;
+const LOW_TIME_MS = 10_000; // a running clock under this is shown as low
 
 const renderer = await loadRenderer(root.dataset.game);
 let snap = null; // the latest snapshot from the server
@@ -207,6 +209,7 @@ function render() {
     choices.append(cancel);
   }
   statusLine.textContent = statusText();
+  document.title = `${mine ? "▶ Your move · " : ""}${baseTitle}`;
   const rules = document.getElementById("rules");
   if (!rules.firstChild) describeSettings(rules, snap.game);
   drawSeats();
@@ -218,6 +221,7 @@ function render() {
   const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";
   document.getElementById("hint").hidden = !(helping && mine);
   document.getElementById("show-legal-box").hidden = !helping;
+  document.getElementById("typed-move").hidden = !(snap.status === "active" && mySeats.size > 0);
   drawLegalList(mine && document.getElementById("show-legal").checked);
   document.getElementById("takeback").hidden = !(
     snap.status === "active" && mySeats.size > 0 &&
@@ -280,6 +284,14 @@ function clockFor(seat) {
   return clockText(clock.limit_ms);
 }
 
+// The time left on a running clock now (ms).
+function msLeft(seat) {
+  const clock = snap.clock;
+  const elapsed = performance.now() - receivedAt;
+  if (clock.kind === "fischer") return clock.remaining_ms[seat] - elapsed;
+  return (clock.move_left_ms ?? clock.limit_ms) - elapsed;
+}
+
 function drawSeats() {
   seatList.replaceChildren();
   const colours = seatColours(snap.position);
@@ -294,7 +306,11 @@ function drawSeats() {
     if (seat.kind === "ai") item.append(text("span", `AI ${seat.agent}`, "tag"));
     if (mySeats.has(index)) item.append(text("span", "you", "tag you"));
     const clock = clockFor(index);
-    if (clock !== null) item.append(text("span", clock, "clock"));
+    if (clock !== null) {
+      const shown = text("span", clock, "clock");
+      shown.classList.toggle("low", snap.status === "active" && snap.clock.running === index && msLeft(index) < LOW_TIME_MS);
+      item.append(shown);
+    }
     seatList.append(item);
   });
 }
@@ -349,6 +365,17 @@ document.getElementById("resign").addEventListener("click", async () => {
 });
 
 document.getElementById("show-legal").addEventListener("change", render);
+
+// Typing a move in the game's notation: the server reads it (the engine says what is wrong with it).
+document.getElementById("typed-move").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("typed-move-text");
+  if (!isMyTurn() || !input.value.trim()) return;
+  showMessage("");
+  play(input.value.trim()).then(() => {
+    if (!message.textContent) input.value = "";
+  });
+});
 
 document.getElementById("hint").addEventListener("click", async () => {
   const seat = snap.to_move;
