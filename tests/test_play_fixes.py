@@ -122,7 +122,6 @@ def test_a_lost_die_is_said_in_the_snapshot(client: TestClient) -> None:
     played = after["moves"][-2] if after["moves"][-1]["seat"] == -1 else after["moves"][-1]
     assert played["text"] == move
     assert "has no play" in played.get("note", ""), played
-    assert "note" not in after["moves"][0] or after["moves"][0] is played, "notes only where due"
 
 
 def test_a_sho_throw_with_no_legal_move_is_said() -> None:
