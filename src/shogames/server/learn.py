@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import html
 import importlib
 import json
@@ -64,12 +65,12 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import level_names
-from shogames.analysis import BLUNDER, MISTAKE, analyse_record
+from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_record
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
-from shogames.records import parse_record, replay
+from shogames.records import Record, parse_record, replay
 from shogames.server.service import GameService, ServiceError, choose_move
 from shogames.server.views import last_move_targets, legal_move_views, views_for
 
@@ -475,7 +476,7 @@ def learn_router() -> APIRouter:
     router = APIRouter()
     hint_slots = asyncio.Semaphore(HINTS_AT_ONCE)
     analysis_slot = asyncio.Semaphore(1)
-    analysed: dict[str, dict[str, Any]] = {}  # the latest analyses, by record text
+    analysed: dict[str, dict[str, Any]] = {}  # the latest analyses, by the record text's SHA-256
 
     @router.get("/rules", response_class=HTMLResponse)
     async def rules_index(request: Request) -> Response:
@@ -558,11 +559,11 @@ def learn_router() -> APIRouter:
 
     @router.post("/api/analysis")
     async def post_analysis(body: RecordBody) -> dict[str, Any]:
-        if body.record in analysed:
-            return analysed[body.record]
+        key = hashlib.sha256(body.record.encode("utf-8", "surrogatepass")).hexdigest()
+        if key in analysed:
+            return analysed[key]
         try:
             record = parse_record(body.record)
-            game = replay(record).game
         except ShogamesError as error:
             raise ServiceError(400, f"record refused: {error}") from None
         if len(record.moves) > ANALYSIS_MAX_PLIES:
@@ -574,8 +575,10 @@ def learn_router() -> APIRouter:
         if analysis_slot.locked():
             raise ServiceError(429, "another analysis is running; try again in a moment")
         async with analysis_slot:
-            moves = await asyncio.to_thread(analyse_record, record, **ANALYSIS)
-        names = list(game.player_names)
+            try:
+                names, moves = await asyncio.to_thread(_analyse, record)
+            except ShogamesError as error:
+                raise ServiceError(400, f"record refused: {error}") from None
         answer = {
             "budget": ANALYSIS,
             "mistake": MISTAKE,
@@ -596,10 +599,20 @@ def learn_router() -> APIRouter:
         }
         if len(analysed) >= 32:
             analysed.pop(next(iter(analysed)))
-        analysed[body.record] = answer
+        analysed[key] = answer
         return answer
 
     return router
+
+
+def _analyse(record: Record) -> tuple[list[str], list[MoveAnalysis]]:
+    """The seats' names and every seat move analysed (in a worker thread: replaying and searching take time).
+
+    Raises:
+        ShogamesError: the record does not replay.
+    """
+    names = list(replay(record).game.player_names)
+    return names, analyse_record(record, **ANALYSIS)
 
 
 async def _think(level: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]) -> str:
