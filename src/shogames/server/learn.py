@@ -72,7 +72,7 @@ from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.records import Record, parse_record, replay
 from shogames.server.service import GameService, ServiceError, choose_move
-from shogames.server.views import last_move_targets, legal_move_views, views_for
+from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
 
 HERE = Path(__file__).parent
 HINT_SECONDS = 3.0
@@ -391,6 +391,7 @@ def try_move(game_id: str, lesson: Lesson, text: str) -> dict[str, Any]:
         "right": right,
         "move": played,
         "message": message,
+        "note": move_note(state, move, after),
         "view": views_for(game_id).position_view(after),
         "last": last_move_targets(state, move),
     }

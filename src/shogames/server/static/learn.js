@@ -145,6 +145,7 @@ async function attempt(moveText) {
   }
   selection = [];
   verdict.textContent = answer.legal ? `${answer.move}: ${answer.message}` : answer.message;
+  if (answer.note) verdict.textContent += ` (${answer.note}.)`;
   verdict.className = `verdict ${answer.right ? "right" : "wrong"}`;
   if (answer.legal) shown = { view: answer.view, last: answer.last, live: false };
   if (answer.right) {
