@@ -263,3 +263,24 @@ def test_typing_a_move_your_turn_in_the_title_and_a_low_clock(server: str, brows
     expect(page.locator("#moves")).to_contain_text("WLa4-a3 WDc4-c3")
     expect(page.locator("#seats .clock.low")).to_have_count(1)  # Black's 8 s are running: under 10 s
     page.close()
+
+
+def test_a_rematch_against_the_computer_changes_colours(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "ai", "agent": "random"}],
+        },
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + created["seats"][0]["link"])
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click()
+    expect(page.locator("#status")).to_contain_text("Game over")
+    page.locator("#rematch").click()
+    page.wait_for_url(re.compile(r"/game/(?!" + created["id"] + r")\w+#token="))
+    expect(page.locator("#seats li").nth(1)).to_contain_text("Ann")  # Ann plays White now
+    expect(page.locator("#seats li").nth(1)).to_contain_text("you")
+    expect(page.locator("#status")).to_have_text("Your move.")  # the computer, Black, has moved
+    page.close()

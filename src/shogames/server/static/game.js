@@ -217,6 +217,7 @@ function render() {
   drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
   document.getElementById("analyse-link").hidden = snap.status === "active";
+  document.getElementById("rematch").hidden = !(snap.status !== "active" && mySeats.size > 0 && snap.mode !== "online");
   // Help for learners, never online (it would help one player against another).
   const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";
   document.getElementById("hint").hidden = !(helping && mine);
@@ -365,6 +366,33 @@ document.getElementById("resign").addEventListener("click", async () => {
 });
 
 document.getElementById("show-legal").addEventListener("change", render);
+
+// Rematch (against the computer or on one screen): the same game and clock, each player one seat on, so
+// that colours change; this page holds the new persons' seats.
+document.getElementById("rematch").addEventListener("click", async () => {
+  const count = snap.seats.length;
+  const seats = snap.seats.map((_, index) => snap.seats[(index + count - 1) % count]);
+  const control = snap.clock;
+  const clock = !control
+    ? null
+    : control.kind === "fischer"
+      ? { kind: "fischer", minutes: control.initial_ms / 60000, increment: control.increment_ms / 1000 }
+      : { kind: "per_move", seconds: control.limit_ms / 1000 };
+  try {
+    const created = await api("/api/games", {
+      game: snap.game.id,
+      preset: snap.game.preset,
+      settings: snap.game.settings,
+      mode: snap.mode,
+      clock,
+      seats: seats.map((seat) => (seat.kind === "ai" ? { kind: "ai", agent: seat.agent } : { kind: "person", name: seat.name })),
+    });
+    const tokens = created.seats.filter((seat) => seat.link).map((seat) => seat.link.split("#token=")[1]);
+    location.href = `${created.url}#token=${tokens.join(",")}`;
+  } catch (error) {
+    showMessage(`No rematch: ${error.message}`);
+  }
+});
 
 // Typing a move in the game's notation: the server reads it (the engine says what is wrong with it).
 document.getElementById("typed-move").addEventListener("submit", (event) => {
