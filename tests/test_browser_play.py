@@ -284,3 +284,38 @@ def test_a_rematch_against_the_computer_changes_colours(server: str, browser: Br
     expect(page.locator("#seats li").nth(1)).to_contain_text("you")
     expect(page.locator("#status")).to_have_text("Your move.")  # the computer, Black, has moved
     page.close()
+
+
+@pytest.mark.parametrize("game", ["shoo", "sho", "shogammon"])
+def test_after_a_loss_on_time_the_board_shows_nobody_to_move(
+    server: str, browser: Browser, game: str
+) -> None:
+    """The findings: after a Shoo time forfeit the board still showed White to move."""
+    settings = {"shoo": "first_player=blue", "sho": "players=2"}.get(game, "")
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": game,
+            "settings": settings,
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            "clock": {"kind": "per_move", "seconds": 2},
+        },
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    movers: set[int] = set()
+    snap = snapshot(server, created["id"])
+    while len(movers) < 2 or snap["to_move"] not in movers:  # both seats have moved: the clocks run
+        movers.add(snap["to_move"])
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/moves",
+            json={"move": snap["legal"][0]["text"], "token": tokens[snap["to_move"]]},
+        )
+        snap = answer.json()
+    time.sleep(2.6)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}")
+    expect(page.locator("#status")).to_contain_text("time forfeit")
+    board = page.locator("#board").inner_text()
+    assert not re.search(r"to move|to roll|to play", board), board
+    page.close()

@@ -19,9 +19,10 @@ export async function loadRenderer(gameId) {
   return renderers.get(gameId);
 }
 
+// `over`: the game ended off the board (a resignation, a loss on time): the renderer shows nobody to move.
 export function drawBoard(container, renderer, view, options) {
-  const { orientation = 0, names = [], last = [], selectable = [], selected = [] } = options;
-  container.innerHTML = renderer.render(view, { orientation, names });
+  const { orientation = 0, names = [], last = [], selectable = [], selected = [], over = false } = options;
+  container.innerHTML = renderer.render(view, { orientation, names, over });
   const lastSet = new Set(last);
   const selectableSet = new Set(selectable);
   const selectedSet = new Set(selected);

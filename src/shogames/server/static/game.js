@@ -182,6 +182,7 @@ function render() {
   const mine = isMyTurn();
   const next = mine ? nextTargets() : new Set();
   drawBoard(boardElement, renderer, view, {
+    over: live && snap.status !== "active",
     orientation,
     names,
     last: live ? snap.last : stepView.last,

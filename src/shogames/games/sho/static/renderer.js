@@ -349,6 +349,8 @@ function card(view, names, side, corner, targets) {
 }
 
 export function render(view, options = {}) {
+  // A game ended off the board (resignation, time) has nobody to move.
+  if (options.over && view.phase !== "over") view = { ...view, phase: "over", winner_side: null };
   const names = options.names || [];
   const orientation = Number.isInteger(options.orientation) ? options.orientation : 0;
   const goal = view.goal;

@@ -296,6 +296,8 @@ function defs() {
  * @returns {string} an SVG element as markup
  */
 export function render(view, options = {}) {
+  // A game ended off the board (resignation, time) has nobody to move.
+  if (options.over && !view.terminal) view = { ...view, terminal: true, winner: null, status: "Game over", dice: [] };
   const orientation = options.orientation === 1 ? 1 : 0;
   const names = options.names || view.players;
   const files = view.files || "987654321";
