@@ -77,7 +77,7 @@ def phone(base: str, browser: object, game: str) -> None:
     ).json()
     tokens = ",".join(seat["link"].split("#token=")[1] for seat in created["seats"])
     context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     page = context.new_page()
     page.goto(f"{base}/game/{created['id']}#token={tokens}")
