@@ -79,6 +79,7 @@ def test_rules_and_lesson_pages_are_served_and_linked(client: TestClient) -> Non
     for game in GAMES:
         page = client.get(f"/rules/{game}")
         assert page.status_code == 200 and "data-diagram" in page.text
+        assert "<h2>What you need to win</h2>" in page.text and "<strong>" in page.text, "HTML, not escaped"
         assert "<script>" not in page.text and " style=" not in page.text  # the Content-Security-Policy
         assert client.get(f"/learn/{game}").status_code == 200
         assert len(client.get(f"/api/lessons/{game}").json()["lessons"]) >= 6

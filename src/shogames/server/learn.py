@@ -61,7 +61,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import level_names
@@ -132,6 +131,11 @@ def make_game(game_id: str, settings: str) -> Game[Any]:
 # --- The Markdown of guides --------------------------------------------------------------------------------
 
 
+def _html(markup: str) -> str:
+    """HTML built here from escaped text (templates show it with ``| safe``)."""
+    return markup
+
+
 _INLINE = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*|`(.+?)`")
 
 
@@ -196,7 +200,7 @@ def _diagram(game_id: str, lines: list[str]) -> Diagram:
     )
 
 
-def _table(rows: list[str]) -> Markup:
+def _table(rows: list[str]) -> str:
     """A Markdown table: the first row is the header; ``|---|`` rows are left out."""
     cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
     cells = [row for row in cells if not all(set(cell) <= set("-: ") for cell in row)]
@@ -204,15 +208,15 @@ def _table(rows: list[str]) -> Markup:
     body = "".join(
         "<tr>" + "".join(f"<td>{_inline(cell)}</td>" for cell in row) + "</tr>" for row in cells[1:]
     )
-    return Markup(
+    return _html(
         f'<div class="table-scroll"><table class="guide-table"><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table></div>"
     )
 
 
-def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
-    """A guide's Markdown as blocks: HTML (escaped, safe to put in a page) and diagrams."""
-    blocks: list[Markup | Diagram] = []
+def render_guide(game_id: str, text: str) -> list[str | Diagram]:
+    """A guide's Markdown as blocks: HTML (its text escaped, so safe to put in a page) and diagrams."""
+    blocks: list[str | Diagram] = []
     lines = text.splitlines()
     index = 0
     paragraph: list[str] = []
@@ -222,12 +226,12 @@ def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
     def flush() -> None:
         nonlocal paragraph, items
         if paragraph:
-            blocks.append(Markup(f"<p>{_inline(' '.join(paragraph))}</p>"))
+            blocks.append(_html(f"<p>{_inline(' '.join(paragraph))}</p>"))
             paragraph = []
         if items:
             tag = "ol" if ordered else "ul"
             inner = "".join(f"<li>{_inline(item)}</li>" for item in items)
-            blocks.append(Markup(f"<{tag}>{inner}</{tag}>"))
+            blocks.append(_html(f"<{tag}>{inner}</{tag}>"))
             items = []
 
     while index < len(lines):
@@ -245,7 +249,7 @@ def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
             if kind == "diagram":
                 blocks.append(_diagram(game_id, body))
             else:
-                blocks.append(Markup(f"<pre>{html.escape(chr(10).join(body))}</pre>"))
+                blocks.append(_html(f"<pre>{html.escape(chr(10).join(body))}</pre>"))
         elif stripped.startswith("|"):
             flush()
             rows = [stripped]
@@ -258,7 +262,7 @@ def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
         elif heading := re.match(r"(#{1,3}) (.*)", stripped):
             flush()
             level = max(2, len(heading.group(1)))  # the page's own title is the only h1
-            blocks.append(Markup(f"<h{level}>{_inline(heading.group(2))}</h{level}>"))
+            blocks.append(_html(f"<h{level}>{_inline(heading.group(2))}</h{level}>"))
         elif item := re.match(r"(-|\d+\.) (.*)", stripped):
             if paragraph:
                 flush()
@@ -277,7 +281,7 @@ def render_guide(game_id: str, text: str) -> list[Markup | Diagram]:
 
 
 def guide_html(game_id: str, text: str) -> list[dict[str, Any]]:
-    """A guide's blocks for a template: ``{"html": Markup}`` or ``{"diagram": view as JSON text}``."""
+    """A guide's blocks for a template: ``{"html": escaped HTML}`` or ``{"diagram": view as JSON text}``."""
     out: list[dict[str, Any]] = []
     for block in render_guide(game_id, text):
         if isinstance(block, Diagram):
@@ -364,7 +368,7 @@ def lesson_view(game_id: str, lesson: Lesson) -> dict[str, Any]:
         "id": lesson.id,
         "title": lesson.title,
         "blocks": [
-            {"html": str(block["html"])} if "html" in block else block
+            {"html": block["html"]} if "html" in block else block
             for block in guide_html(game_id, lesson.text)
         ],
         "task": lesson.task,
