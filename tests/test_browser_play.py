@@ -90,8 +90,12 @@ def test_on_a_phone_the_home_page_fits_for_every_game(server: str, browser: Brow
         assert width <= PHONE["width"], (
             f"{name}: the home page is {width} px wide on a {PHONE['width']} px phone"
         )
-        name_field = page.locator(".seat-row input").first.bounding_box()
-        assert name_field is not None and name_field["x"] + name_field["width"] <= PHONE["width"]
+        panel = page.locator("section.new-game").bounding_box()
+        assert panel is not None
+        for control in ("#new-game .seat-row input >> nth=0", "#clock-kind", "#preset"):
+            box = page.locator(control).bounding_box()
+            assert box is not None, control
+            assert box["x"] + box["width"] <= panel["x"] + panel["width"], f"{name}: {control} overflows"
     context.close()
 
 
