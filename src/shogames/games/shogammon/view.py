@@ -68,6 +68,7 @@ from shogames.games.shogammon import (
     PAIR,
     PROMOTED,
     RANK_NAMES,
+    ROLL,
     WHITE,
     ShogammonMove,
     ShogammonState,
@@ -231,3 +232,24 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
     alike = [other for other in alike if other.origin2 == move.origin2]
     _choice(clicks, alike, "promote2", move.promote2)
     return tuple(clicks)
+
+
+def move_note(before: State[Any], move: Any, after: State[Any]) -> str | None:
+    """What a move did that the move list alone does not say: dice lost because they had no play.
+
+    ``None`` for an ordinary move. The page shows the note in the move list and under the board.
+    """
+    state, then = _shogammon(before), _shogammon(after)
+    if then.is_terminal() or not isinstance(move, ShogammonMove):
+        return None
+    who = state.game.player_names[state.side]
+    if move.kind == ROLL and then.side != state.side:
+        lost = "neither die has a play, so both are lost and the turn passes"
+        return f"{who} rolled {move.die}-{move.die2}: {lost}"
+    if move.kind == LOSE:
+        return f"{who}'s {move.die} has no play: it is lost"
+    if move.kind == ACT and len(state.dice) == 2 and then.side != state.side:
+        dice = list(state.dice)
+        dice.remove(move.die)
+        return f"{who}'s other die, the {dice[0]}, has no play after that move: it is lost"
+    return None
