@@ -38,7 +38,7 @@ Routes (an :class:`fastapi.APIRouter` the app includes):
   against the computer or on one screen (never online, where it would help one player against another).
 * ``POST /api/analysis``: ``{"record": text}``: every seat move of a record analysed as ``shogames
   analyse`` does (:func:`shogames.analysis.analyse_record`), with a smaller budget (:data:`ANALYSIS`), in a
-  thread, one analysis at a time; the record viewer draws it as a graph and flags the mistakes.
+  worker process, one analysis at a time; the record viewer draws it as a graph and flags the mistakes.
 
 The browser knows no rules here either: every verdict comes from the server, which asks the engine.
 """
@@ -72,6 +72,7 @@ from shogames.core.settings import parse_settings_text
 from shogames.records import Record, parse_record, replay
 from shogames.server.service import GameService, ServiceError, choose_move
 from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
+from shogames.server.workers import WorkerPool, WorkerTimeoutError
 
 HERE = Path(__file__).parent
 HINT_SECONDS = 3.0
@@ -79,11 +80,13 @@ HINT_SECONDS = 3.0
 HINT_GRACE = 5.0
 """How long past that a hint may run before it is given up (the page is told there is none)."""
 HINTS_AT_ONCE = 2
-"""Hints thought about at the same time (each in a thread); more are refused until one is done."""
+"""Hints thought about at the same time (each in a worker process); more are refused until one is done."""
 ANALYSIS: dict[str, Any] = {"depth": 2, "nodes": 5_000, "seconds": 0.1}
 """The analysing search's budget per position in the browser (``shogames analyse`` takes more)."""
 ANALYSIS_MAX_PLIES = 400
 """The longest record analysed in the browser (``shogames analyse`` takes any)."""
+ANALYSIS_SECONDS = 120.0
+"""How long an analysis may run in its worker process before it is stopped (a 503 that says so)."""
 
 
 # --- Finding a game's guide ------------------------------------------------------------------------------
@@ -557,13 +560,13 @@ def learn_router() -> APIRouter:
         if hint_slots.locked():
             raise ServiceError(429, "the computer is busy with other hints; try again in a moment")
         async with hint_slots:
-            text = await _think(level, seed, live.game.id, state, budget)
+            text = await _think(request.app.state.workers, level, seed, live.game.id, state, budget)
         move = state.parse_move(text)
         clicks = views_for(live.game.id).move_clicks(state, move) if state.to_move != CHANCE else ()
         return {"move": text, "level": level, "clicks": list(clicks), "version": live.version}
 
     @router.post("/api/analysis")
-    async def post_analysis(body: RecordBody) -> dict[str, Any]:
+    async def post_analysis(request: Request, body: RecordBody) -> dict[str, Any]:
         key = hashlib.sha256(body.record.encode("utf-8", "surrogatepass")).hexdigest()
         if key in analysed:
             return analysed[key]
@@ -581,9 +584,14 @@ def learn_router() -> APIRouter:
             raise ServiceError(429, "another analysis is running; try again in a moment")
         async with analysis_slot:
             try:
-                names, moves = await asyncio.to_thread(_analyse, record)
+                workers: WorkerPool = request.app.state.workers
+                names, moves = await workers.run(_analyse, record, timeout=ANALYSIS_SECONDS)
             except ShogamesError as error:
                 raise ServiceError(400, f"record refused: {error}") from None
+            except WorkerTimeoutError:
+                raise ServiceError(
+                    503, f"the analysis took more than {ANALYSIS_SECONDS:g} seconds and was stopped"
+                ) from None
         answer = {
             "budget": ANALYSIS,
             "mistake": MISTAKE,
@@ -611,7 +619,7 @@ def learn_router() -> APIRouter:
 
 
 def _analyse(record: Record) -> tuple[list[str], list[MoveAnalysis]]:
-    """The seats' names and every seat move analysed (in a worker thread: replaying and searching take time).
+    """The seats' names and every seat move analysed (in a worker process: replaying and searching take time).
 
     Raises:
         ShogamesError: the record does not replay.
@@ -620,17 +628,19 @@ def _analyse(record: Record) -> tuple[list[str], list[MoveAnalysis]]:
     return names, analyse_record(record, **ANALYSIS)
 
 
-async def _think(level: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]) -> str:
-    """The level's move, chosen in a thread (never in the event loop), within the hint's time.
+async def _think(
+    workers: WorkerPool, level: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]
+) -> str:
+    """The level's move, chosen in a worker process (never in the event loop), within the hint's time.
 
     Raises:
         ServiceError: it took too long (503).
     """
     try:
-        return await asyncio.wait_for(
-            asyncio.to_thread(choose_move, level, seed, game_id, state, budget), HINT_SECONDS + HINT_GRACE
+        return await workers.run(
+            choose_move, level, seed, game_id, state, budget, timeout=HINT_SECONDS + HINT_GRACE
         )
-    except TimeoutError:
+    except WorkerTimeoutError:
         raise ServiceError(503, "the computer took too long to find a hint; try again") from None
 
 
