@@ -904,6 +904,9 @@ class GameService:
                 await self._finish(live, resigned=seat.seat, termination="resignation")
             except _StaleError:
                 raise ServiceError(409, "the game changed meanwhile; reload it") from None
+            if live.ai_task is not None:  # a computer player still thinking stops (its worker is ended)
+                live.ai_task.cancel()
+                live.ai_task = None
         self._after_event(live)
         return live
 
