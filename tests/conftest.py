@@ -4,7 +4,8 @@
 keeps runs short and never fails a test for being slow on a busy machine.
 
 A test that asks for ``database_url`` runs twice: on a fresh SQLite file and on a fresh PostgreSQL database
-(see ``server_db``; skipped, with the reason, only when no PostgreSQL server was given).
+(see ``server_db``; skipped, with the reason, only when no PostgreSQL server was given). ``postgres_url`` is
+a fresh PostgreSQL database alone, for tests of what only a shared database server allows.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield sqlite_url(tmp_path)
         return
+    if postgres_server() is None:
+        pytest.skip(NO_POSTGRES)
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database."""
     if postgres_server() is None:
         pytest.skip(NO_POSTGRES)
     with fresh_postgres_database() as url:

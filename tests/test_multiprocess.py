@@ -12,13 +12,13 @@ import asyncio
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from server_db import NO_POSTGRES, fresh_postgres_database, postgres_server
 from server_process import free_port, kill_server, start_server
 
 ROUNDS = 12
@@ -26,24 +26,20 @@ ROUNDS = 12
 LANDS_LATER = "multi-process serving lands with the lead's service rewrite"
 
 
-@pytest.fixture(scope="module")
-def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """Two server processes on one fresh PostgreSQL database (for this module's tests); their base URLs."""
-    if postgres_server() is None:
-        pytest.skip(NO_POSTGRES)
-    folder = tmp_path_factory.mktemp("two-servers")
+@pytest.fixture
+def two_servers(postgres_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """Two server processes on one fresh PostgreSQL database; yields their base URLs."""
     processes = []
     bases = []
-    with fresh_postgres_database() as url:
-        try:
-            for _ in range(2):  # one after the other: the first one migrates the empty database
-                port = free_port()
-                processes.append(start_server(url, port, folder))
-                bases.append(f"http://127.0.0.1:{port}")
-            yield bases[0], bases[1]
-        finally:
-            for process in processes:
-                kill_server(process)
+    try:
+        for _ in range(2):  # one after the other: the first one migrates the empty database
+            port = free_port()
+            processes.append(start_server(postgres_url, port, tmp_path))
+            bases.append(f"http://127.0.0.1:{port}")
+        yield bases[0], bases[1]
+    finally:
+        for process in processes:
+            kill_server(process)
 
 
 def hotseat_shobu(base: str) -> tuple[str, list[str]]:
