@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -21,21 +22,36 @@ def free_port() -> int:
 
 
 def start_server(
-    url: str, port: int, cwd: Path, *, workers: int = 1, timeout: float = 60.0
+    url: str,
+    port: int,
+    cwd: Path,
+    *,
+    workers: int = 1,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+    options: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
     """Run ``shogames serve`` on ``port`` with database ``url`` and wait until it answers.
 
-    The server's output is appended to ``server-PORT.log`` in ``cwd`` (a pipe nobody reads would fill up
-    and stall a server that logs). It runs in a session of its own, so :func:`kill_server` can end every
-    process it started (``--workers`` is passed only when more than one is asked for).
+    ``cwd`` is the first folder on the server's ``sys.path``; ``env`` adds environment variables. The
+    server's output is appended to ``server-PORT.log`` in ``cwd`` (a pipe nobody reads would fill up and
+    stall a server that logs). It runs in a session of its own, so :func:`kill_server` can end every
+    process it started (``--workers`` is passed only when more than one is asked for). ``options`` are
+    more options of ``serve`` (``--no-quotas``).
     """
     command = [sys.executable, "-m", "shogames.ui.cli", "serve", "--port", str(port), "--database", url]
     if workers != 1:
         command += ["--workers", str(workers)]
+    command += list(options)
     log_path = cwd / f"server-{port}.log"
     with log_path.open("ab") as log:
         process = subprocess.Popen(
-            command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

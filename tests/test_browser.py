@@ -23,6 +23,7 @@ import shogames
 from server_process import free_port, start_server
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
+from toy_games import DiceRaceGame, write_distribution
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -41,8 +42,13 @@ NEAR_THE_END = {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("server")
+    # The toy dice race is installed as an outside package would be: a distribution with an entry point.
+    write_distribution(folder, {DiceRaceGame.id: "toy_games:DiceRaceGame"})
     port = free_port()
-    process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder)
+    tests = str(Path(__file__).parent)
+    process = start_server(
+        f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, env={"PYTHONPATH": tests}
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -217,4 +223,101 @@ def test_a_record_opens_in_the_viewer(server: str, browser: Browser) -> None:
     expect(page.locator("#board svg")).to_be_visible()
     page.locator("#prev").click()
     expect(page.locator("#status")).to_contain_text("After move 0 of 1")
+    page.close()
+
+
+def test_a_game_from_an_outside_package_is_offered_and_played_by_clicking(
+    server: str, browser: Browser
+) -> None:
+    """The toy dice race, installed through an entry point with its view and renderer, from the home page."""
+    catalog = httpx.get(f"{server}/api/catalog").json()
+    assert DiceRaceGame.id in [game["id"] for game in catalog["games"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.locator(".game-card", has_text=DiceRaceGame.name).click()
+    expect(page.locator(".game-card", has_text=DiceRaceGame.name)).to_contain_text(DiceRaceGame.blurb)
+    page.locator("#preset").select_option("sprint")
+    expect(page.locator(".seat-row")).to_have_count(2)
+    page.locator(".seat-row").nth(1).locator("select").select_option("me")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r"/game/\w+#token="))
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    snap = snapshot(server, game_id)
+    while snap["status"] == "active":
+        expect(page.locator("#status")).to_contain_text("to move")
+        snap = play_by_clicking(page, server, game_id, snap["legal"][-1]["text"])
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#board .race-token")).to_have_count(2)
+    assert errors == []
+
+
+def long_record() -> tuple[str, int]:
+    """A whole Shoo game of random moves (about a thousand plies), as a record."""
+    import random
+
+    from shogames.core import sample_chance
+    from shogames.records import finish_record, start_record, write_record
+
+    game = shogames.make("shoo")
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    record = start_record(game, list(game.player_names))
+    plies = 0
+    while not state.is_terminal():
+        move = sample_chance(state, rng) if state.to_move == -1 else rng.choice(state.legal_moves())
+        record.add_move(state.move_to_text(move))
+        state = state.play(move)
+        plies += 1
+    finish_record(record, state)
+    return write_record(record), plies
+
+
+def test_a_long_record_steps_through_windows_of_positions(server: str, browser: Browser) -> None:
+    record, plies = long_record()
+    assert plies > 400, "longer than one window of positions"
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.goto(server + "/viewer")
+    page.locator("#record-text").fill(record)
+    page.locator("#open").click()
+    expect(page.locator("#status")).to_contain_text(f"After the last move ({plies})")
+    page.locator("#first").click()
+    expect(page.locator("#status")).to_contain_text(f"After move 0 of {plies}")
+    expect(page.locator("#board svg")).to_be_visible()
+    page.locator("#next").click()
+    expect(page.locator("#status")).to_contain_text(f"After move 1 of {plies}")
+    page.locator(f'#moves button[data-ply="{plies // 2}"]').click()
+    expect(page.locator("#status")).to_contain_text(f"After move {plies // 2} of {plies}")
+    assert problems == []
+    page.close()
+
+
+def test_the_pages_keep_to_their_content_security_policy(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "sho",
+            "settings": "players=2",
+            "seats": [{"kind": "person"}, {"kind": "ai", "agent": "easy"}],
+        },
+    ).json()
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    for path in ("/", created["seats"][0]["link"], "/viewer"):
+        response = page.goto(server + path)
+        assert (
+            response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        )
+        page.wait_for_load_state("networkidle")
+    expect(page.locator("#open")).to_be_visible()
+    page.goto(server + created["seats"][0]["link"])
+    expect(page.locator("#board svg")).to_be_visible()
+    expect(page.locator("#status")).not_to_be_empty()
+    assert problems == [], problems
     page.close()

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from server_process import free_port, kill_server, start_server
 
@@ -257,11 +256,6 @@ class Run:
                     await asyncio.to_thread(kill_server, self.server)
 
 
-@pytest.mark.xfail(
-    reason="findings defect 1: dice due at a kill are never thrown after a restart "
-    "(issue 13; the lead's service rewrite fixes it: then remove this mark)",
-    strict=False,
-)
 def test_killed_servers_lose_no_acknowledged_move_and_leave_no_game_stuck(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ with 409, never a 500; and afterwards both processes show the game as the databa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -22,8 +23,6 @@ from websockets.sync.client import connect
 from server_process import free_port, kill_server, start_server
 
 ROUNDS = 12
-
-LANDS_LATER = "multi-process serving lands with the lead's service rewrite"
 
 
 @pytest.fixture
@@ -48,7 +47,7 @@ def hotseat_shobu(base: str) -> tuple[str, list[str]]:
     return created["id"], [seat["link"].split("#token=")[1] for seat in created["seats"]]
 
 
-async def race(bases: tuple[str, str], game_id: str, token: str, bodies: list[dict[str, Any]]) -> list[int]:
+async def race(bases: tuple[str, ...], game_id: str, token: str, bodies: list[dict[str, Any]]) -> list[int]:
     async with httpx.AsyncClient(timeout=30) as client:
         answers = await asyncio.gather(
             *(
@@ -59,7 +58,6 @@ async def race(bases: tuple[str, str], game_id: str, token: str, bodies: list[di
     return [answer.status_code for answer in answers]
 
 
-@pytest.mark.xfail(reason=LANDS_LATER, strict=False)
 def test_two_processes_never_both_accept_racing_moves_for_one_seat(two_servers: tuple[str, str]) -> None:
     first, second = two_servers
     rng = random.Random(7)
@@ -80,7 +78,6 @@ def test_two_processes_never_both_accept_racing_moves_for_one_seat(two_servers: 
         assert views[0]["moves"] == views[1]["moves"] and len(views[0]["moves"]) == round_number + 1
 
 
-@pytest.mark.xfail(reason=LANDS_LATER, strict=False)
 def test_a_spectator_on_one_process_sees_a_move_played_on_the_other(two_servers: tuple[str, str]) -> None:
     first, second = two_servers
     game_id, tokens = hotseat_shobu(first)
@@ -92,3 +89,39 @@ def test_a_spectator_on_one_process_sees_a_move_played_on_the_other(two_servers:
         assert answer.status_code == 200, answer.text
         seen = json.loads(socket.recv(timeout=5))
         assert seen["version"] > opening["version"] and seen["moves"][-1]["text"] == move
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+def test_serve_with_workers_accepts_one_racing_move_and_every_spectator_sees_every_move(
+    postgres_url: str, tmp_path: Path, workers: int
+) -> None:
+    """``shogames serve --workers N``: the workers share one port, so connections land on any of them."""
+    port = free_port()
+    server = start_server(postgres_url, port, tmp_path, workers=workers)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        game_id, tokens = hotseat_shobu(base)
+        with contextlib.ExitStack() as stack:
+            sockets = [
+                stack.enter_context(
+                    connect(base.replace("http", "ws", 1) + f"/ws/games/{game_id}", open_timeout=10)
+                )
+                for _ in range(3 * workers)
+            ]
+            for socket in sockets:
+                json.loads(socket.recv(timeout=10))
+            rng = random.Random(workers)
+            for round_number in range(4):
+                snap = httpx.get(f"{base}/api/games/{game_id}").json()
+                moves = rng.sample([move["text"] for move in snap["legal"]], workers)
+                bodies = [{"move": move} for move in moves]
+                statuses = asyncio.run(race((base,) * workers, game_id, tokens[snap["to_move"]], bodies))
+                assert sorted(statuses) == [200] + [409] * (workers - 1), statuses
+                played = httpx.get(f"{base}/api/games/{game_id}").json()["moves"][-1]["text"]
+                for socket in sockets:  # every spectator, on whichever worker, sees the move
+                    seen = json.loads(socket.recv(timeout=10))
+                    while seen["ply"] < round_number + 1:
+                        seen = json.loads(socket.recv(timeout=10))
+                    assert seen["moves"][-1]["text"] == played
+    finally:
+        kill_server(server)

@@ -14,20 +14,32 @@ Routes:
 * ``GET /api/games/{id}/positions/{ply}``: the position after a ply, to step through the game.
 * ``GET /api/games/{id}/record``: the game's record, to download.
 * ``POST /api/games/{id}/moves``, ``/resign``, ``/takeback``: act, with ``{"token": ...}``.
-* ``POST /api/records/replay``: check a record and return every position of it, for the viewer.
+* ``POST /api/records/replay``: check a record, in a worker process, and return its moves and a window of
+  its positions, for the viewer (:mod:`shogames.server.record_view`).
 * ``WS /ws/games/{id}?since=VERSION``: the snapshot now (unless the client has ``VERSION`` already)
   and after every event. A client may also send ``{"type": "move", "move": ..., "token": ...,
   "version": ...}``, ``resign`` or ``takeback``; a refusal comes back to it alone as
   ``{"type": "error", "status": ..., "message": ...}``.
 
-Every refusal is a JSON ``{"error": message}`` with a 4xx status and leaves the game as it was.
+Every refusal is a JSON ``{"error": message}`` with a 4xx status and leaves the game as it was; an unknown
+route is a 404 and a wrong method a 405 in the same shape. A WebSocket to an unknown game is accepted and
+closed with code 4404 and the reason; one over its client's quota with 4429. An unexpected error is logged
+with its traceback (logger ``shogames.server``) and answers ``{"error": "internal error"}`` with 500.
+
+The edge's limits (request bodies, WebSocket messages, quotas per client, security headers) are in
+:mod:`shogames.server.limits`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import logging
+import math
+import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -38,13 +50,35 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shogames.agents.base import level_names
+from shogames.agents.base import level_names, parse_agent_spec
 from shogames.core.errors import ShogamesError
+from shogames.core.protocol import State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
-from shogames.records import parse_record, replay
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
+from shogames.server.events import PostgresEvents
+from shogames.server.limits import (
+    MAX_BODY,
+    MAX_WS_FRAME,
+    BodyLimit,
+    MessageError,
+    QuotaExceededError,
+    Quotas,
+    SecurityHeaders,
+    TokenBucket,
+    decode_message,
+)
+from shogames.server.record_view import (
+    MAX_RECORD_BYTES,
+    MAX_STEPS,
+    REPLAY_SECONDS,
+    RecordError,
+    replay_view,
+)
 from shogames.server.service import (
     AI,
     FISCHER,
@@ -54,12 +88,14 @@ from shogames.server.service import (
     SeatRequest,
     ServiceError,
     TimeControl,
-    position_step,
-    result_text,
+    choose_move,
 )
+from shogames.server.views import game_assets
+from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
 
 HERE = Path(__file__).parent
-MAX_RECORD = 1_000_000
+logger = logging.getLogger("shogames.server")
+_VERSION_RE = re.compile(r"-?[0-9]{1,18}")
 
 
 class SeatChoice(BaseModel):
@@ -100,32 +136,59 @@ class Action(BaseModel):
 
 
 class RecordText(BaseModel):
-    """A game record to replay in the viewer."""
+    """A game record to replay in the viewer, and the window of its positions to draw."""
 
-    record: str = Field(max_length=MAX_RECORD)
+    record: str
+    around: int | None = Field(
+        default=None, description="the ply at the window's centre; the last by default"
+    )
+    count: int = Field(default=MAX_STEPS, description=f"positions in the window, 1 to {MAX_STEPS}")
 
 
 def _time_control(choice: ClockChoice | None) -> TimeControl | None:
+    """The time control a client chose, its numbers checked for range before they are rounded.
+
+    Raises:
+        ServiceError: an unknown clock, or a number that is not finite or out of the clock's range (400).
+    """
     if choice is None or choice.kind in ("", "none"):
         return None
     if choice.kind == FISCHER:
+        if not (0 <= choice.minutes <= 360 and 0 <= choice.increment <= 600):  # NaN fails both
+            raise ServiceError(
+                400, "a chess clock needs 1 second to 6 hours, and an increment of 0 to 600 seconds"
+            )
         return TimeControl(
             FISCHER, initial_ms=round(choice.minutes * 60_000), increment_ms=round(choice.increment * 1000)
         )
     if choice.kind == PER_MOVE:
+        if not 0 <= choice.seconds <= 3600 or not math.isfinite(choice.seconds):
+            raise ServiceError(400, "a time per move must be from 1 second to 1 hour")
         return TimeControl(PER_MOVE, limit_ms=round(choice.seconds * 1000))
     raise ServiceError(400, f"unknown clock {choice.kind!r}; clocks: none, {FISCHER}, {PER_MOVE}")
 
 
+def _client_of(connection: Request | WebSocket) -> str:
+    """The client's address, which quotas count by (behind a proxy, run uvicorn with its proxy headers)."""
+    return connection.client.host if connection.client else "unknown"
+
+
 def catalog() -> dict[str, Any]:
-    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form."""
+    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form.
+
+    Games come in their display order (:attr:`Game.display_order`), each with its one-line blurb and the
+    clock its players expect (``None`` for none).
+    """
     games = []
-    for cls in available_games():
+    for cls in sorted(available_games(), key=lambda cls: (cls.display_order, cls.id)):
         game = make(cls.id)
+        clock = cls.suggested_clock
         games.append(
             {
                 "id": cls.id,
                 "name": cls.name,
+                "blurb": cls.blurb,
+                "clock": None if clock is None else dataclasses.asdict(clock),
                 "players": list(game.player_names),
                 "presets": sorted(cls.presets),
                 "settings": [
@@ -157,47 +220,118 @@ def seat_names(game_id: str, preset: str | None, settings: str) -> list[str]:
         raise ServiceError(400, str(error)) from None
 
 
-def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool = True) -> FastAPI:
+def create_app(
+    database_url: str = DEFAULT_DATABASE_URL,
+    *,
+    migrate_first: bool = True,
+    quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
+    workers: int | None = None,
+) -> FastAPI:
     """The web app on a database; its schema is brought up to date when the app starts.
 
     Args:
         database_url: an SQLAlchemy async URL; an SQLite file in the working directory by default.
         migrate_first: run the migrations at start-up (tests that migrated already may skip it).
+        quotas: how many games each client may create and WebSockets it may open
+            (:class:`~shogames.server.limits.Quotas`); ``None`` for no quotas (benchmarks on loopback).
+        workers: the size of the worker pool (``app.state.workers``) for work kept out of the event loop;
+            every core but one by default.
     """
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    game_quota = (
+        TokenBucket("new games", quotas.games_burst, quotas.games_per_minute) if quotas is not None else None
+    )
+    socket_quota = (
+        TokenBucket("WebSockets", quotas.sockets_burst, quotas.sockets_per_minute)
+        if quotas is not None
+        else None
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        shown = make_url(database_url).render_as_string(hide_password=True)
+        logger.info("starting on database %s", shown)
         if migrate_first:
             await asyncio.to_thread(migrate, database_url)
         engine, sessions = open_database(database_url)
         service = GameService(sessions)
         app.state.service = service
+        workers_pool = WorkerPool(workers if workers is not None else default_size())
+        app.state.workers = workers_pool
+        limits = service.limits
+
+        async def think(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+            """A computer player's move: in a worker process, except the random player's (no thinking)."""
+            if parse_agent_spec(spec)[0] == "random":
+                return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget())
+            return await workers_pool.run(
+                choose_move,
+                spec,
+                seed,
+                game_id,
+                state,
+                limits.budget(),
+                timeout=limits.max_seconds + limits.grace_seconds,
+            )
+
+        service.think = think
+        events = PostgresEvents(database_url, service) if engine.dialect.name == "postgresql" else None
+        if events is not None:
+            await events.start()
         await service.start()
+        logger.info("ready: %d worker process(es) for replays", app.state.workers.size)
         try:
             yield
         finally:
+            if events is not None:
+                await events.close()
+            workers_pool.close()
             await service.close()
             await engine.dispose()
+            logger.info("stopped")
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(LastResort)
+    app.add_middleware(SecurityHeaders, docs_path="/api/docs")
 
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service
         return service
 
+    def error(
+        request: Request, status: int, message: str, headers: dict[str, str] | None = None
+    ) -> JSONResponse:
+        logger.debug("refused %s %s: %d %s", request.method, request.url.path, status, message)
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+
     @app.exception_handler(ServiceError)
-    async def refused(_request: Request, error: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
+    async def refused(request: Request, failure: ServiceError) -> JSONResponse:
+        return error(request, failure.status, failure.message)
+
+    @app.exception_handler(QuotaExceededError)
+    async def over_quota(request: Request, failure: QuotaExceededError) -> JSONResponse:
+        return error(request, 429, failure.message, {"Retry-After": str(failure.retry_after)})
+
+    @app.exception_handler(HTTPException)
+    async def http_refusal(request: Request, failure: HTTPException) -> JSONResponse:
+        if failure.status_code == 404:
+            message = f"nothing here: {request.url.path[:200]}"
+        elif failure.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path[:200]}"
+        else:
+            message = str(failure.detail)
+        return error(request, failure.status_code, message, dict(failure.headers or {}))
 
     @app.exception_handler(RequestValidationError)
-    async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
+    async def malformed(request: Request, failure: RequestValidationError) -> JSONResponse:
         problems = []
-        for item in error.errors():
+        for item in failure.errors():
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
             problems.append(f"{where or 'request'}: {item.get('msg', 'invalid')}")
-        return JSONResponse({"error": "malformed request: " + "; ".join(problems)}, status_code=400)
+        return error(request, 400, "malformed request: " + "; ".join(problems)[:1000])
 
     # --- Pages ---------------------------------------------------------------------------------------
 
@@ -243,6 +377,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
 
     @app.post("/api/games")
     async def create_game(request: Request, body: NewGame) -> dict[str, Any]:
+        if game_quota is not None:
+            game_quota.take(_client_of(request))
         seats = [SeatRequest(seat.kind, seat.name, seat.agent) for seat in body.seats]
         live = await service_of(request).create(
             body.game,
@@ -272,7 +408,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
     @app.get("/api/games")
     async def list_games(request: Request, status: str = "active") -> dict[str, Any]:
         if status not in ("active", "finished"):
-            raise ServiceError(400, f"status must be active or finished, got {status!r}")
+            raise ServiceError(400, f"status must be active or finished, got {status[:40]!r}")
         games = await service_of(request).list_games(status)
         for entry in games:
             entry["updated_at"] = entry["updated_at"].isoformat() if entry["updated_at"] else None
@@ -281,7 +417,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
         service = service_of(request)
-        return service.snapshot(await service.get(game_id))
+        return service.snapshot(await service.fresh(game_id))
 
     @app.get("/api/games/{game_id}/positions/{ply}")
     async def get_position(request: Request, game_id: str, ply: int) -> dict[str, Any]:
@@ -315,33 +451,30 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
         return service.snapshot(await service.takeback(game_id, body.token))
 
     @app.post("/api/records/replay")
-    async def replay_record(body: RecordText) -> dict[str, Any]:
+    async def replay_record(request: Request, body: RecordText) -> Any:
+        if len(body.record) > MAX_RECORD_BYTES:
+            raise ServiceError(413, f"a record may have at most {MAX_RECORD_BYTES} bytes")
+        if not 1 <= body.count <= MAX_STEPS:
+            raise ServiceError(400, f"'count' must be from 1 to {MAX_STEPS}, got {body.count}")
+        if body.around is not None and body.around < 0:
+            raise ServiceError(400, f"'around' must be a ply from 0, got {body.around}")
+        around = None if body.around is None else min(body.around, 10**9)
+        pool: WorkerPool = request.app.state.workers
         try:
-            played = replay(parse_record(body.record))
-        except ShogamesError as error:
-            raise ServiceError(400, f"record refused: {error}") from None
-        record = parse_record(body.record)
-        movers = [state.to_move for state in played.states[:-1]]
-        steps = [
-            position_step(played.states, played.moves, [m if m is not None else -1 for m in movers], ply)
-            for ply in range(len(played.states))
-        ]
-        game = played.game
-        return {
-            "game": {
-                "id": game.id,
-                "name": game.name,
-                "settings": game.settings_text(),
-                "players": list(game.player_names),
-            },
-            "names": [record.headers.get(seat, "?") for seat in game.player_names],
-            "result_text": result_text(game, record.result, record.termination),
-            "moves": [
-                {"ply": index + 1, "text": text, "seat": movers[index]}
-                for index, text in enumerate(record.moves)
-            ],
-            "steps": steps,
-        }
+            view: dict[str, Any] = await pool.run(
+                replay_view, body.record, around, body.count, timeout=REPLAY_SECONDS
+            )
+        except RecordError as refusal:
+            raise ServiceError(refusal.status, refusal.message) from None
+        except WorkerTimeoutError:
+            logger.warning("a record's replay ran past %g seconds and was stopped", REPLAY_SECONDS)
+            return error(
+                request,
+                503,
+                f"replaying this record took over {REPLAY_SECONDS:g} seconds; try again later",
+                {"Retry-After": "30"},
+            )
+        return view
 
     # --- Live games ----------------------------------------------------------------------------------
 
@@ -349,15 +482,20 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
     async def live_game(websocket: WebSocket, game_id: str) -> None:
         service = service_of(websocket)
         try:
+            if socket_quota is not None:
+                socket_quota.take(_client_of(websocket))
             live = await service.get(game_id)
-        except ServiceError as error:
-            await websocket.close(code=4404, reason=error.message)
+        except (ServiceError, QuotaExceededError) as refusal:
+            code = 4429 if isinstance(refusal, QuotaExceededError) else 4000 + refusal.status
+            logger.debug("refused a WebSocket to %s: %d %s", game_id[:40], code, refusal.message)
+            await websocket.accept()
+            await websocket.close(code=code, reason=refusal.message[:120])
             return
         await websocket.accept()
         since = websocket.query_params.get("since")
         queue = service.subscribe(live)
         try:
-            if since is None or not since.lstrip("-").isdigit() or int(since) != live.version:
+            if since is None or not _VERSION_RE.fullmatch(since) or int(since) != live.version:
                 await websocket.send_json(service.snapshot(live))
             receiver = asyncio.create_task(_receive(websocket, service, game_id))
             try:
@@ -368,6 +506,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
                         await websocket.send_json(getter.result())
                     else:
                         getter.cancel()
+                receiver.result()  # an unexpected error of the receiver goes on to LastResort
             finally:
                 receiver.cancel()
         except (WebSocketDisconnect, RuntimeError):
@@ -378,57 +517,189 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, migrate_first: bool 
     return app
 
 
-async def _receive(websocket: WebSocket, service: GameService, game_id: str) -> None:
-    """Handle what a client sends on its WebSocket until it goes away."""
-    with contextlib.suppress(WebSocketDisconnect):
-        while True:
-            try:
-                message = await websocket.receive_json()
-            except (json.JSONDecodeError, KeyError, ValueError):
-                await websocket.send_json(
-                    {"type": "error", "status": 400, "message": "messages must be JSON objects"}
-                )
-                continue
-            if not isinstance(message, dict):
-                await websocket.send_json(
-                    {"type": "error", "status": 400, "message": "messages must be JSON objects"}
-                )
-                continue
-            kind = message.get("type")
-            token = message.get("token")
-            token = token if isinstance(token, str) else None
-            try:
-                if kind == "move":
-                    text, version = message.get("move"), message.get("version")
-                    if not isinstance(text, str) or not text:
-                        raise ServiceError(
-                            400, "a move message needs 'move': the move in the game's notation"
-                        )
-                    if version is not None and not isinstance(version, int):
-                        raise ServiceError(400, "'version' must be a whole number")
-                    await service.play(game_id, text, token, version)
-                elif kind == "resign":
-                    await service.resign(game_id, token)
-                elif kind == "takeback":
-                    await service.takeback(game_id, token)
-                elif kind == "ping":
-                    await websocket.send_json({"type": "pong"})
-                else:
-                    raise ServiceError(
-                        400, f"unknown message type {kind!r}; types: move, resign, takeback, ping"
+class LastResort:
+    """ASGI middleware: an unexpected error is logged with its traceback and answered, never dropped.
+
+    An HTTP request gets ``{"error": "internal error"}`` with 500 (when its answer had not started); a
+    WebSocket is closed with code 1011 and the reason ``internal error``.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = closed = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started, closed
+            if message["type"] in ("http.response.start", "websocket.accept"):
+                started = True
+            elif message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception:
+            if scope["type"] not in ("http", "websocket"):
+                raise
+            logger.exception(
+                "unexpected error on %s %s", scope.get("method", "WS"), scope.get("path", "")[:200]
+            )
+            with contextlib.suppress(Exception):
+                if scope["type"] == "http" and not started:
+                    body = json.dumps({"error": "internal error"}).encode()
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 500,
+                            "headers": [
+                                (b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                            ],
+                        }
                     )
-            except ServiceError as error:
-                await websocket.send_json({"type": "error", "status": error.status, "message": error.message})
+                    await send({"type": "http.response.body", "body": body})
+                elif scope["type"] == "websocket" and not closed:
+                    if not started:
+                        await send({"type": "websocket.accept"})
+                    await send({"type": "websocket.close", "code": 1011, "reason": "internal error"})
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str = DEFAULT_DATABASE_URL) -> None:
-    """Run the web app with uvicorn until interrupted, after printing the address to open."""
+async def _receive(websocket: WebSocket, service: GameService, game_id: str) -> None:
+    """Handle what a client sends on its WebSocket until it goes away.
+
+    A message that is refused gets ``{"type": "error", "status": ..., "message": ...}`` back, and the socket
+    stays open.
+    """
+    while True:
+        raw = await websocket.receive()
+        if raw["type"] == "websocket.disconnect":
+            return
+        try:
+            message = decode_message(raw)
+            await _act(websocket, service, game_id, message)
+        except (ServiceError, MessageError) as refusal:
+            logger.debug("refused a WebSocket message on %s: %d %s", game_id, refusal.status, refusal.message)
+            await websocket.send_json({"type": "error", "status": refusal.status, "message": refusal.message})
+
+
+async def _act(websocket: WebSocket, service: GameService, game_id: str, message: dict[str, Any]) -> None:
+    """Do what one WebSocket message asks.
+
+    Raises:
+        ServiceError: the message is malformed or its action is refused.
+    """
+    kind = message.get("type")
+    token = message.get("token")
+    token = token if isinstance(token, str) else None
+    if kind == "move":
+        text, version = message.get("move"), message.get("version")
+        if not isinstance(text, str) or not text:
+            raise ServiceError(400, "a move message needs 'move': the move in the game's notation")
+        if len(text) > 200:
+            raise ServiceError(400, "'move' may have at most 200 characters")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise ServiceError(400, "'version' must be a whole number")
+        await service.play(game_id, text, token, version)
+    elif kind == "resign":
+        await service.resign(game_id, token)
+    elif kind == "takeback":
+        await service.takeback(game_id, token)
+    elif kind == "ping":
+        await websocket.send_json({"type": "pong"})
+    else:
+        shown = repr(kind)[:40] if isinstance(kind, str) or kind is None else type(kind).__name__
+        raise ServiceError(400, f"unknown message type {shown}; types: move, resign, takeback, ping")
+
+
+DATABASE_VARIABLE = "SHOGAMES_DATABASE_URL"
+"""The environment variable through which :func:`serve` gives worker processes the database URL."""
+LOG_LEVEL_VARIABLE = "SHOGAMES_LOG_LEVEL"
+"""The environment variable through which :func:`serve` gives worker processes the log level."""
+NO_QUOTAS_VARIABLE = "SHOGAMES_NO_QUOTAS"
+"""Set (to ``1``) by :func:`serve` for worker processes that keep no quotas."""
+
+
+def _configure_logging(log_level: str) -> int:
+    level: int = getattr(logging, log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("shogames").setLevel(level)
+    return level
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
+    _configure_logging(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
+    quotas = None if os.environ.get(NO_QUOTAS_VARIABLE) == "1" else Quotas()
+    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database_url: str = DEFAULT_DATABASE_URL,
+    *,
+    workers: int = 1,
+    log_level: str = "info",
+    quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
+) -> None:
+    """Run the web app with uvicorn until interrupted, after printing the address to open.
+
+    Args:
+        host: the address to listen on.
+        port: the port to listen on.
+        database_url: the database (an SQLAlchemy async URL).
+        workers: server processes sharing the port; more than one needs PostgreSQL, whose notifications
+            carry each process's events to the others (each process has quotas of its own).
+        log_level: ``debug``, ``info``, ``warning`` or ``error``: the level of the ``shogames.server`` log
+            (refused requests are logged at ``debug``, unexpected errors with their traceback at ``error``).
+        quotas: the quotas per client; ``None`` for none.
+
+    Raises:
+        ValueError: several workers were asked for on a database other than PostgreSQL.
+    """
     import uvicorn
 
+    from shogames.server.websocket_protocol import WebSocketProtocol
+
+    if workers > 1 and not database_url.startswith("postgresql"):
+        raise ValueError(
+            "several workers need PostgreSQL (--database postgresql+asyncpg://...): SQLite has one writer "
+            "and no way to tell the other processes about moves"
+        )
+    level = _configure_logging(log_level)
+    shown = make_url(database_url).render_as_string(hide_password=True)
     print(
-        f"shogames is running at http://{host}:{port}/ (database {database_url}); Ctrl+C stops it", flush=True
+        f"shogames is running at http://{host}:{port}/ (database {shown}"
+        f"{f', {workers} workers' if workers > 1 else ''}); Ctrl+C stops it",
+        flush=True,
     )
-    uvicorn.run(create_app(database_url), host=host, port=port, log_level="warning")
+    logger.info("listening on http://%s:%d/", host, port)
+    if workers == 1:
+        uvicorn.run(
+            create_app(database_url, quotas=quotas),
+            host=host,
+            port=port,
+            log_level=max(level, logging.WARNING),
+            ws=WebSocketProtocol,
+            ws_max_size=MAX_WS_FRAME,
+        )
+        return
+    migrate(database_url)
+    os.environ[DATABASE_VARIABLE] = database_url
+    os.environ[LOG_LEVEL_VARIABLE] = log_level
+    os.environ[NO_QUOTAS_VARIABLE] = "1" if quotas is None else "0"
+    uvicorn.run(
+        "shogames.server.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level=max(level, logging.WARNING),
+        ws=WebSocketProtocol,
+        ws_max_size=MAX_WS_FRAME,
+    )
 
 
-__all__ = ["AI", "PERSON", "create_app", "seat_names", "serve"]
+__all__ = ["AI", "PERSON", "Quotas", "create_app", "seat_names", "serve"]
