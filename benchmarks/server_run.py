@@ -10,6 +10,7 @@ session of its own, so :func:`cpu_seconds` and :func:`rss_bytes` add up every pr
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -25,15 +26,21 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 NO_WORKERS = "this `shogames serve` has no --workers option yet: run with --workers 1, not {workers}"
 
 
-def serve_has_workers() -> bool:
-    """Whether this ``shogames serve`` takes ``--workers``."""
+@functools.cache
+def serve_help() -> str:
+    """What ``shogames serve --help`` says (the options this version of the server takes)."""
     shown = subprocess.run(
         [sys.executable, "-m", "shogames.ui.cli", "serve", "--help"],
         capture_output=True,
         text=True,
         check=True,
     )
-    return "--workers" in shown.stdout
+    return shown.stdout
+
+
+def serve_has_workers() -> bool:
+    """Whether this ``shogames serve`` takes ``--workers``."""
+    return "--workers" in serve_help()
 
 
 @contextlib.contextmanager
@@ -49,8 +56,9 @@ def running_server(
         folder = Path(name)
         url = database or f"sqlite+aiosqlite:///{folder / 'bench.db'}"
         port = free_port()
-        # A load from one address would run into the quotas per client at once.
-        process = start_server(url, port, folder, workers=workers, options=["--no-quotas"])
+        # A load from one address would run into the quotas per client at once (older servers have none).
+        options = ["--no-quotas"] if "--no-quotas" in serve_help() else []
+        process = start_server(url, port, folder, workers=workers, options=options)
         try:
             yield f"http://127.0.0.1:{port}", process, folder
         finally:
