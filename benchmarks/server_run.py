@@ -45,9 +45,12 @@ def serve_has_workers() -> bool:
 
 @contextlib.contextmanager
 def running_server(
-    database: str | None = None, workers: int = 1
+    database: str | None = None, workers: int = 1, keep_log: Path | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    """A started server: yields its base URL, its process and the folder of its log (and SQLite file)."""
+    """A started server: yields its base URL, its process and the folder of its log (and SQLite file).
+
+    ``keep_log``: a file the server's log is appended to when it stops (the folder is removed).
+    """
     if workers != 1 and not serve_has_workers():
         raise SystemExit(
             f"this `shogames serve` has no --workers option: run with --workers 1, not {workers}"
@@ -63,6 +66,9 @@ def running_server(
             yield f"http://127.0.0.1:{port}", process, folder
         finally:
             kill_server(process)
+            if keep_log is not None:
+                with keep_log.open("ab") as kept:
+                    kept.write((folder / f"server-{port}.log").read_bytes())
 
 
 def _session_of(pid: str) -> tuple[int, list[str]] | None:
