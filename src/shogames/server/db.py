@@ -138,7 +138,7 @@ def open_database(database_url: str) -> tuple[AsyncEngine, async_sessionmaker[An
     options: dict[str, Any] = {}
     if database_url.startswith("postgresql"):
         # Every game in play may want a connection at once; a queue of waiting requests beats errors.
-        options = {"pool_size": 10, "max_overflow": 10, "pool_timeout": 60, "pool_pre_ping": True}
+        options = {"pool_size": 10, "max_overflow": 10, "pool_timeout": 60}
     engine = create_async_engine(database_url, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -70,7 +70,18 @@ class PostgresEvents:
             return
         task = asyncio.ensure_future(self.service.on_remote_event(game_id, int(version)))
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        """Forget a finished update; log one that failed (a busy database, say).
+
+        The copy is then brought up to date by the next request or notification for that game.
+        """
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.warning(
+                "could not bring a game up to date after another process's move: %s", task.exception()
+            )
 
     async def _listen_forever(self) -> None:
         import asyncpg  # the postgres extra; only imported when the server runs on PostgreSQL
