@@ -119,7 +119,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server: subprocess.Popen[bytes] = start_server(
-            f"sqlite+aiosqlite:///{folder}/load.db", port, Path(folder)
+            f"sqlite+aiosqlite:///{folder}/load.db", port, Path(folder), extra=["--no-quotas"]
         )
         try:
             asyncio.run(run(f"http://127.0.0.1:{port}", args.games, args.moves, args.seed))

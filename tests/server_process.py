@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -17,10 +18,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(url: str, port: int, cwd: Path) -> subprocess.Popen[bytes]:
-    """Run ``shogames serve`` on ``port`` with database ``url`` and wait until it answers."""
+def start_server(url: str, port: int, cwd: Path, extra: Sequence[str] = ()) -> subprocess.Popen[bytes]:
+    """Run ``shogames serve`` on ``port`` with database ``url`` (and ``extra`` options) until it answers."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "shogames.ui.cli", "serve", "--port", str(port), "--database", url],
+        [sys.executable, "-m", "shogames.ui.cli", "serve", "--port", str(port), "--database", url, *extra],
         cwd=cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -260,6 +260,16 @@ def create_app(
     app.add_middleware(LastResort)
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
 
+    async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            logger.debug("refused a WebSocket to %s: no such route", scope["path"][:200])
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 4404, "reason": "no WebSocket here"})
+            return
+        raise HTTPException(404)
+
+    app.router.default = not_found
+
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service
         return service
@@ -599,7 +609,8 @@ def serve(
     from shogames.server.websocket_protocol import WebSocketProtocol
 
     level = getattr(logging, log_level.upper())
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Other libraries log at warning and above; the server's own log at the level asked for.
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("shogames").setLevel(level)
     shown = make_url(database_url).render_as_string(hide_password=True)
     print(f"shogames is running at http://{host}:{port}/ (database {shown}); Ctrl+C stops it", flush=True)

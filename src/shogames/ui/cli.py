@@ -547,12 +547,30 @@ def analyse_command(
     help="SQLAlchemy async database URL [default: sqlite+aiosqlite:///shogames.db, a file here; "
     "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
 )
-def serve_command(host: str, port: int, database: str | None) -> None:
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default="info",
+    show_default=True,
+    help="Level of the server's log (refused requests at debug, unexpected errors at error).",
+)
+@click.option(
+    "--no-quotas",
+    is_flag=True,
+    help="No quotas per client on new games and WebSockets (load tests on loopback).",
+)
+def serve_command(host: str, port: int, database: str | None, log_level: str, no_quotas: bool) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
-    from shogames.server.app import serve
+    from shogames.server.app import Quotas, serve
     from shogames.server.db import DEFAULT_DATABASE_URL
 
-    serve(host, port, database or DEFAULT_DATABASE_URL)
+    serve(
+        host,
+        port,
+        database or DEFAULT_DATABASE_URL,
+        log_level=log_level,
+        quotas=None if no_quotas else Quotas(),
+    )
 
 
 if __name__ == "__main__":  # python -m shogames.ui.cli, as the server tests start it
