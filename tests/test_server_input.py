@@ -416,3 +416,21 @@ def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient)
         )
         assert response.status_code in (400, 403), response.text
         error_of(response, response.status_code)
+
+
+def test_refusals_are_logged_at_debug_and_the_level_is_an_option(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    from click.testing import CliRunner
+
+    from shogames.ui.cli import main
+
+    with caplog.at_level(logging.DEBUG, logger="shogames.server"):
+        client.get("/api/games/nosuchgame")
+    assert any(
+        record.levelno == logging.DEBUG
+        and "404" in record.getMessage()
+        and "nosuchgame" in record.getMessage()
+        for record in caplog.records
+    )
+    assert "--log-level" in CliRunner().invoke(main, ["serve", "--help"]).output
