@@ -219,6 +219,8 @@ def new_game_body(rng: random.Random, target: Target) -> dict[str, Any]:
         )
     if rng.random() < 0.3:
         body["position"] = pick(rng, target.positions, 0.6)
+        if rng.random() < 0.1 and isinstance(body["position"], str):
+            body["position"] += " " + "9" * rng.choice([19, 4400])
     return drop_or_keep(rng, body)
 
 

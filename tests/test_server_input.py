@@ -434,3 +434,13 @@ def test_refusals_are_logged_at_debug_and_the_level_is_an_option(
         for record in caplog.records
     )
     assert "--log-level" in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
+@pytest.mark.parametrize("game", ["shobu", "shoo", "sho", "shogammon"])
+def test_a_position_with_a_number_of_thousands_of_digits_is_refused(client: TestClient, game: str) -> None:
+    """Issue 13: a number of over 4,300 digits in a position made its reader raise ValueError: a 500."""
+    import shogames
+
+    position = shogames.make(game).new_initial_state().to_text() + " " + "9" * 4400
+    body = {"game": game, "seats": [PERSON, PERSON], "position": position}
+    assert "digits" in error_of(client.post("/api/games", json=body), 400)

@@ -47,7 +47,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -89,7 +89,9 @@ from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
 
 HERE = Path(__file__).parent
 logger = logging.getLogger("shogames.server")
-_VERSION_RE = re.compile(r"-?[0-9]{1,18}")
+MAX_NUMBER_DIGITS = 18
+_VERSION_RE = re.compile(rf"-?[0-9]{{1,{MAX_NUMBER_DIGITS}}}")
+_LONG_NUMBER_RE = re.compile(rf"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
 
 
 class SeatChoice(BaseModel):
@@ -119,6 +121,14 @@ class NewGame(BaseModel):
     seats: list[SeatChoice]
     clock: ClockChoice | None = None
     position: str | None = Field(default=None, max_length=5000)
+
+    @field_validator("position")
+    @classmethod
+    def _numbers_of_a_sensible_length(cls, value: str | None) -> str | None:
+        """Refuse a position with a number of more than 18 digits before any game's reader sees it."""
+        if value is not None and _LONG_NUMBER_RE.search(value):
+            raise ValueError(f"a number in a position may have at most {MAX_NUMBER_DIGITS} digits")
+        return value
 
 
 class Action(BaseModel):
