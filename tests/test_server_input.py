@@ -293,9 +293,19 @@ def test_a_replayed_record_answers_a_window_of_positions(client: TestClient) -> 
     error_of(client.post("/api/records/replay", json={"record": record, "count": 10**6}), 400)
 
 
-def test_a_long_replay_does_not_stall_other_requests(client: TestClient) -> None:
+def test_a_long_replay_does_not_stall_other_requests(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 8: a record replayed in the event loop held every other request for 31 to 48 seconds."""
     record = shobu_record(client)
+    sent: list[str] = []
+    run = WorkerPool.run
+
+    async def spied(pool: WorkerPool, fn: Any, *args: Any, timeout: float) -> Any:
+        sent.append(fn.__name__)
+        return await run(pool, fn, *args, timeout=timeout)
+
+    monkeypatch.setattr(WorkerPool, "run", spied)
 
     async def scenario() -> tuple[float, float]:
         transport = httpx.ASGITransport(app=client.app)
@@ -315,6 +325,7 @@ def test_a_long_replay_does_not_stall_other_requests(client: TestClient) -> None
 
     quick, _ = asyncio.run(scenario())
     assert quick < 5.0
+    assert sent == ["replay_view"] * 4, "every replay ran in a worker process"
 
 
 def slow(seconds: float) -> float:

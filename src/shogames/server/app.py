@@ -39,6 +39,7 @@ import logging
 import math
 import re
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -456,6 +457,11 @@ def create_app(
                 503,
                 f"replaying this record took over {REPLAY_SECONDS:g} seconds; try again later",
                 {"Retry-After": "30"},
+            )
+        except BrokenProcessPool as crash:
+            logger.error("a record's replay stopped its worker process: %s", crash)
+            return error(
+                request, 503, "the worker replaying this record stopped; try again", {"Retry-After": "5"}
             )
         return view
 
