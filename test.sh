@@ -7,12 +7,44 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-# The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "== installing Debian's chromium for the browser tests"
+# The browser tests drive Debian's Chromium (Playwright cannot download browsers here); the server tests
+# run on Debian's PostgreSQL as well as on SQLite. Install whichever is missing.
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -n "${SHOGAMES_TEST_POSTGRES_URL:-}" ] || [ -n "$(pg_bin)" ] || missing+=(postgresql)
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "== installing Debian's ${missing[*]} for the browser and server tests"
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq chromium >/dev/null
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# The server tests run on SQLite and on PostgreSQL: a throwaway PostgreSQL server (Debian's package) for this
+# run only, in a temporary folder, listening on 127.0.0.1 at a free port, stopped and removed on exit. Set
+# SHOGAMES_TEST_POSTGRES_URL yourself to use a server of your own instead.
+if [ -z "${SHOGAMES_TEST_POSTGRES_URL:-}" ]; then
+    PG_BIN="$(pg_bin)"
+    PG_DIR="$(mktemp -d)"
+    as_pg=()
+    if [ "$(id -u)" -eq 0 ]; then
+        # PostgreSQL refuses to run as root: the postgres user (made by Debian's package) owns the folder.
+        chown postgres: "$PG_DIR"
+        as_pg=(runuser -u postgres --)
+    fi
+    PG_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    stop_postgres() {
+        "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+        rm -rf "$PG_DIR"
+    }
+    trap stop_postgres EXIT
+    echo "== starting a throwaway PostgreSQL ($("$PG_BIN/postgres" --version)) on 127.0.0.1:$PG_PORT"
+    "${as_pg[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U shogames -A trust -E UTF8 --no-locale --no-sync >/dev/null
+    # fsync off: the tests kill the web server, never PostgreSQL, and the cluster is thrown away after the run.
+    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -s start \
+        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off -c full_page_writes=off -c max_connections=300"
+    "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U shogames shogames
+    export SHOGAMES_TEST_POSTGRES_URL="postgresql+asyncpg://shogames@127.0.0.1:$PG_PORT/shogames"
 fi
 echo "== ruff"
 .venv/bin/ruff check .

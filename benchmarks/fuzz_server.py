@@ -125,26 +125,26 @@ def main() -> None:
     args = parser.parse_args()
     if args.url:
         sys.exit(asyncio.run(fuzz(args.url.rstrip("/"), args.cases, args.seconds, args.seed)))
-    from server_process import free_port, start_server
+    from server_process import free_port, kill_server, start_server
 
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server: subprocess.Popen[bytes] = start_server(
-            f"sqlite+aiosqlite:///{folder}/fuzz.db",
+            args.database or f"sqlite+aiosqlite:///{folder}/fuzz.db",
             port,
             Path(folder),
-            extra=["--no-quotas", "--log-level", "warning"],
+            workers=args.workers,
+            options=["--no-quotas", "--log-level", "warning"],
         )
         try:
             code = asyncio.run(fuzz(f"http://127.0.0.1:{port}", args.cases, args.seconds, args.seed))
         finally:
-            server.terminate()
-            server.wait(timeout=30)
-            errors = server.stderr.read().decode(errors="replace") if server.stderr else ""
-        tracebacks = errors.count("Traceback")
+            kill_server(server)
+        log = (Path(folder) / f"server-{port}.log").read_text(errors="replace")
+        tracebacks = log.count("Traceback")
         print(f"tracebacks in the server's log: {tracebacks}")
         if tracebacks:
-            print(errors[-3000:])
+            print(log[-3000:])
     sys.exit(code or (1 if tracebacks else 0))
 
 

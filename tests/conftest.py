@@ -1,15 +1,45 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the databases the server tests run on.
 
 ``dev`` (the default) explores more examples; ``ci`` (chosen when the ``CI`` environment variable is set)
 keeps runs short and never fails a test for being slow on a busy machine.
+
+A test that asks for ``database_url`` runs twice: on a fresh SQLite file and on a fresh PostgreSQL database
+(see ``server_db``; skipped, with the reason, only when no PostgreSQL server was given). ``postgres_url`` is
+a fresh PostgreSQL database alone, for tests of what only a shared database server allows.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+from server_db import NO_POSTGRES, fresh_postgres_database, postgres_server, sqlite_url
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+        return
+    if postgres_server() is None:
+        pytest.skip(NO_POSTGRES)
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database."""
+    if postgres_server() is None:
+        pytest.skip(NO_POSTGRES)
+    with fresh_postgres_database() as url:
+        yield url

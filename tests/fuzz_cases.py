@@ -75,7 +75,7 @@ BAD_SPECS = [
     "mcts:=",
     "mcts:iterations=" + "9" * 5000,
 ]
-GOOD_SPECS = ["random", "random", "easy"]
+GOOD_SPECS = ["random"]  # cheap: the fuzz is about input, not about thinking
 
 NUMBERS: list[Any] = [0, -1, 1, 2**31, 2**63, -(2**63), 10**30, 0.5, -0.0, 1e308, -1e308, True, False]
 RAW_NUMBERS = ["1e999", "-1e999", "NaN", "Infinity", "-Infinity", "9" * 5000, "1" + "0" * 400, "0x10", "01"]

@@ -23,6 +23,7 @@ import shogames
 from server_process import free_port, start_server
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
+from toy_games import DiceRaceGame, write_distribution
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -41,8 +42,13 @@ NEAR_THE_END = {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("server")
+    # The toy dice race is installed as an outside package would be: a distribution with an entry point.
+    write_distribution(folder, {DiceRaceGame.id: "toy_games:DiceRaceGame"})
     port = free_port()
-    process = start_server(f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder)
+    tests = str(Path(__file__).parent)
+    process = start_server(
+        f"sqlite+aiosqlite:///{folder / 'games.db'}", port, folder, env={"PYTHONPATH": tests}
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -218,6 +224,33 @@ def test_a_record_opens_in_the_viewer(server: str, browser: Browser) -> None:
     page.locator("#prev").click()
     expect(page.locator("#status")).to_contain_text("After move 0 of 1")
     page.close()
+
+
+def test_a_game_from_an_outside_package_is_offered_and_played_by_clicking(
+    server: str, browser: Browser
+) -> None:
+    """The toy dice race, installed through an entry point with its view and renderer, from the home page."""
+    catalog = httpx.get(f"{server}/api/catalog").json()
+    assert DiceRaceGame.id in [game["id"] for game in catalog["games"]]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.locator(".game-card", has_text=DiceRaceGame.name).click()
+    expect(page.locator(".game-card", has_text=DiceRaceGame.name)).to_contain_text(DiceRaceGame.blurb)
+    page.locator("#preset").select_option("sprint")
+    expect(page.locator(".seat-row")).to_have_count(2)
+    page.locator(".seat-row").nth(1).locator("select").select_option("me")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r"/game/\w+#token="))
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    snap = snapshot(server, game_id)
+    while snap["status"] == "active":
+        expect(page.locator("#status")).to_contain_text("to move")
+        snap = play_by_clicking(page, server, game_id, snap["legal"][-1]["text"])
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#board .race-token")).to_have_count(2)
+    assert errors == []
 
 
 def long_record() -> tuple[str, int]:

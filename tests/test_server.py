@@ -1,4 +1,7 @@
-"""The web app's server: creating games, moves, refusals that change nothing, races, clocks, restarts."""
+"""The web app's server: creating games, moves, refusals that change nothing, races, clocks, restarts.
+
+Every test that takes ``database_url`` runs on SQLite and on PostgreSQL (see ``conftest.py``).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server_process import free_port, start_server
 from shogames.records import parse_record, replay
@@ -34,13 +38,9 @@ from shogames.server.service import (
 SHOBU_FIRST = "BDa1-a3 WLb1-b3"
 
 
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-
-
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url(tmp_path))) as test_client:
+def client(database_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(database_url)) as test_client:
         yield test_client
 
 
@@ -238,17 +238,26 @@ class Clock:
         self.moment += datetime.timedelta(seconds=seconds)
 
 
-async def new_service(tmp_path: Path, now: Any = None) -> GameService:
-    url = db_url(tmp_path)
+ENGINES: dict[int, AsyncEngine] = {}
+
+
+async def new_service(url: str, now: Any = None) -> GameService:
     await asyncio.to_thread(migrate, url)
-    _, sessions = open_database(url)
+    engine, sessions = open_database(url)
     kwargs = {"now": now} if now is not None else {}
-    return GameService(sessions, rng=random.Random(1), **kwargs)
+    service = GameService(sessions, rng=random.Random(1), **kwargs)
+    ENGINES[id(service)] = engine
+    return service
 
 
-def test_two_moves_racing_for_one_seat_give_one_move(tmp_path: Path) -> None:
+async def close_service(service: GameService) -> None:
+    await service.close()
+    await ENGINES.pop(id(service)).dispose()
+
+
+def test_two_moves_racing_for_one_seat_give_one_move(database_url: str) -> None:
     async def scenario() -> None:
-        service = await new_service(tmp_path)
+        service = await new_service(database_url)
         live = await service.create("shobu", seats=[SeatRequest(PERSON), SeatRequest(PERSON)])
         token = live.seats[0].token
         moves = ["BDa1-a3 WLb1-b3", "BDb1-b3 WLa1-a3", "BDa1-a2 WLb1-b2"]
@@ -263,15 +272,15 @@ def test_two_moves_racing_for_one_seat_give_one_move(tmp_path: Path) -> None:
         service.live.clear()  # read back what was committed
         stored = await service.get(live.id)
         assert stored.texts == live.texts and stored.version == live.version
-        await service.close()
+        await close_service(service)
 
     asyncio.run(scenario())
 
 
-def test_a_chess_clock_counts_down_adds_the_increment_and_flags(tmp_path: Path) -> None:
+def test_a_chess_clock_counts_down_adds_the_increment_and_flags(database_url: str) -> None:
     async def scenario() -> None:
         clock = Clock()
-        service = await new_service(tmp_path, clock)
+        service = await new_service(database_url, clock)
         control = TimeControl(FISCHER, initial_ms=60_000, increment_ms=2_000)
         live = await service.create(
             "shobu", seats=[SeatRequest(PERSON), SeatRequest(PERSON)], time_control=control
@@ -287,15 +296,15 @@ def test_a_chess_clock_counts_down_adds_the_increment_and_flags(tmp_path: Path) 
             await service.play(live.id, "WLa4-a3 WDc4-c3", white)
         assert live.status == "finished" and live.termination == "time forfeit" and live.result == "1-0"
         assert len(live.moves) == 1
-        await service.close()
+        await close_service(service)
 
     asyncio.run(scenario())
 
 
-def test_a_move_limit_loses_the_game_when_a_move_takes_too_long(tmp_path: Path) -> None:
+def test_a_move_limit_loses_the_game_when_a_move_takes_too_long(database_url: str) -> None:
     async def scenario() -> None:
         clock = Clock()
-        service = await new_service(tmp_path, clock)
+        service = await new_service(database_url, clock)
         live = await service.create(
             "shoo",
             settings="first_player=blue",
@@ -314,14 +323,14 @@ def test_a_move_limit_loses_the_game_when_a_move_takes_too_long(tmp_path: Path) 
             await service.play(live.id, nxt, live.seats[1 - mover].token)
         assert live.termination == "time forfeit"
         assert service.record(live).headers["TimeControl"] == "1/60"
-        await service.close()
+        await close_service(service)
 
     asyncio.run(scenario())
 
 
-def test_the_clock_flags_a_player_who_never_moves(tmp_path: Path) -> None:
+def test_the_clock_flags_a_player_who_never_moves(database_url: str) -> None:
     async def scenario() -> None:
-        service = await new_service(tmp_path)
+        service = await new_service(database_url)
         live = await service.create(
             "shobu",
             seats=[SeatRequest(PERSON), SeatRequest(AI, agent="random")],
@@ -330,16 +339,16 @@ def test_the_clock_flags_a_player_who_never_moves(tmp_path: Path) -> None:
         service._after_event(live)
         await asyncio.sleep(1.5)
         assert live.status == "finished" and live.termination == "time forfeit" and live.result == "0-1"
-        await service.close()
+        await close_service(service)
 
     asyncio.run(scenario())
 
 
-def test_the_schema_matches_the_migrations(tmp_path: Path) -> None:
+def test_the_schema_matches_the_migrations(database_url: str) -> None:
     from alembic import command
     from alembic.util.exc import AutogenerateDiffsDetected
 
-    url = db_url(tmp_path)
+    url = database_url
     migrate(url)
     try:
         command.check(alembic_config(url))
@@ -350,8 +359,8 @@ def test_the_schema_matches_the_migrations(tmp_path: Path) -> None:
 # --- A real server process, killed mid-game and started again. ------------------------------------------
 
 
-def test_a_killed_server_loses_no_accepted_move(tmp_path: Path) -> None:
-    url, port = db_url(tmp_path), free_port()
+def test_a_killed_server_loses_no_accepted_move(database_url: str, tmp_path: Path) -> None:
+    url, port = database_url, free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(url, port, tmp_path)
     try:

@@ -381,6 +381,44 @@ def test_bad_moves(text: str) -> None:
         state.parse_move(text)
 
 
+_HUGE = "9" * 5000  # past Python's 4,300-digit limit on int("...")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (f"{_HUGE}a1 8/9/9 0/0/0 1 throw - 0 - 0 0", "track position has 5000 digits"),
+        (f"3a{_HUGE} 8/9/9 0/0/0 1 throw - 0 - 0 0", "size has 5000 digits"),
+        (f"- {_HUGE}/9/9 0/0/0 1 throw - 0 - 0 0", "hands has 5000 digits"),
+        (f"- 9/9/9 0/0/0 {_HUGE} throw - 0 - 0 0", "seat has 5000 digits"),
+        (f"- 9/9/9 0/0/0 1 throw {_HUGE} 0 - 0 0", "value has 5000 digits"),
+        (f"- 9/9/9 0/0/0 1 throw - 0 - 0 {_HUGE}", "ply has 5000 digits"),
+        ("- 9/9/9 0/0/0 1 throw - 0 - 0 ²", "ply must be a whole number"),
+        (f"3a1 8/9/9 0/0/0 1 throw - 0 - 3 9 entered=a banked={_HUGE}", "banked has 5000 digits"),
+    ],
+)
+def test_huge_numbers_in_positions_are_notation_errors(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as info:
+        game().state_from_text(text)
+    assert len(str(info.value)) < 300  # the message quotes the text short
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (f"3:{_HUGE}", "value .* has 5000 digits"),
+        (f"{_HUGE}:4", "position has 5000 digits"),
+        (f"h{_HUGE}:4", "coins entering has 5000 digits"),
+        (f"3:1+{_HUGE}", "value .* has 5000 digits"),
+    ],
+)
+def test_huge_numbers_in_moves_are_notation_errors(text: str, message: str) -> None:
+    state = at("3a1 8/9/9 0/0/0 1 move 4 0 - 3 9 entered=a")
+    with pytest.raises(NotationError, match=message) as info:
+        state.parse_move(text)
+    assert len(str(info.value)) < 300
+
+
 def test_illegal_move_messages() -> None:
     state = at("3a1 8/9/9 0/0/0 1 move 4 0 - 3 9 entered=a")
     with pytest.raises(IllegalMoveError, match="no stack of yours on position 5"):

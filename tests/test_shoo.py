@@ -594,6 +594,11 @@ def test_illegal_move_messages_name_the_rule() -> None:
         ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 0 hush=e6-e5", "hush=e6-e5"),
         ("9/9/9/4s4/4n4/3s1s3/9/9/9 s 0/0 0/0 0/0 1 hush=e6-e5", "cannot be taken back"),
         ("9/9/9/9/4n4/3s1s3/9/9/9 s 0/0 0/0 0/0 1 hush=e6/e5", "cannot be taken back"),
+        # Pieces written past the ninth file are refused, not dropped.
+        ("nnn6sss/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 0", "rank 9 .* more than 9 squares"),
+        ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/9s s 4/5 0/0 0/0 0", "rank 1 .* more than 9 squares"),
+        ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 ²", "whole number"),
+        ("nnn6/nnn6/nnn6/9/9/9/6sss/6sss/6sss s 4/5 0/0 0/0 " + "9" * 5000, "digits"),
     ],
 )
 def test_bad_positions_say_what_is_wrong(text: str, message: str) -> None:

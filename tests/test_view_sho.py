@@ -9,8 +9,7 @@ import pytest
 
 import shogames
 from shogames.core.protocol import CHANCE
-from shogames.games.sho import ShoGame, ShoState
-from shogames.server.views import sho as view
+from shogames.games.sho import ShoGame, ShoState, view
 
 # The seeded position from docs/games/sho.md: Player 3 (side c) moves with the value 5.
 DOCS_POSITION = "5b1,10c2,17a2,21c1,39c1,40c1,51a2,55b2 0/5/4 5/1/0 3 move 5 0 2-3 74 185 entered=abc"

@@ -8,8 +8,7 @@ import random
 import pytest
 
 from shogames import make
-from shogames.games.shobu import PASS_MOVE, ShobuState
-from shogames.server.views import shobu as view
+from shogames.games.shobu import PASS_MOVE, ShobuState, view
 
 # Mid-game after 23 random turns, White to move (the stones are listed in the position view test).
 MIDGAME = "1w2/3b/b1w1/1wbw 4/b2w/1w1b/b1w1 1wwb/1b2/bb2/4 1wwb/1wb1/b1bw/4 w 23"

@@ -11,8 +11,8 @@ import pytest
 import shogames
 from shogames.core.protocol import CHANCE, State
 from shogames.games.shogammon import ShogammonState
+from shogames.games.shogammon.view import move_clicks, position_view
 from shogames.server.views import legal_move_views
-from shogames.server.views.shogammon import move_clicks, position_view
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 

@@ -9,8 +9,7 @@ import pytest
 
 from shogames import make
 from shogames.core.protocol import CHANCE
-from shogames.games.shoo import ShooState
-from shogames.server.views import shoo as view
+from shogames.games.shoo import ShooState, view
 
 
 def clicks_by_text(state: ShooState) -> dict[str, tuple[str, ...]]:

@@ -11,13 +11,33 @@ import pytest
 
 import shogames
 from shogames.core.chance import sample_chance
+from shogames.core.errors import SettingsError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games
-from shogames.server.views import OPTION_PREFIX, last_move_targets, legal_move_views, views_for
+from shogames.server.views import (
+    GENERIC_VIEW,
+    OPTION_PREFIX,
+    assets_folder,
+    last_move_targets,
+    legal_move_views,
+    view_module_name,
+    views_for,
+)
+from toy_games import DiceRaceGame, register_toy_games
 
-OUR_GAMES = [cls for cls in available_games() if cls.__module__.startswith("shogames.games.")]
-"""The four games (other tests register toy games in the same registry)."""
-GAMES_AND_PRESETS = [(cls.id, preset) for cls in OUR_GAMES for preset in (None, *sorted(cls.presets))]
+
+class PlainDiceRaceGame(DiceRaceGame):
+    """The dice race with no view of its own: the browser shows it with the generic view."""
+
+    id = "toy_plain_dice_race"
+    view_module = None
+
+
+register_toy_games()
+shogames.register(PlainDiceRaceGame)
+GAMES = available_games()
+"""Every registered game: the four, the toy dice race with its own view, and one with the generic view."""
+GAMES_AND_PRESETS = [(cls.id, preset) for cls in GAMES for preset in (None, *sorted(cls.presets))]
 
 
 def random_states(game: Game[Any], seed: int, limit: int = 120) -> list[State[Any]]:
@@ -54,7 +74,7 @@ def test_clicks_are_distinct_and_prefix_free(game_id: str, preset: str | None) -
                 assert all(isinstance(target, str) and target for target in sequence)
 
 
-@pytest.mark.parametrize("game_id", [cls.id for cls in OUR_GAMES])
+@pytest.mark.parametrize("game_id", [cls.id for cls in GAMES])
 def test_last_move_targets_are_the_board_clicks(game_id: str) -> None:
     game = shogames.make(game_id)
     states = random_states(game, 7, 40)
@@ -65,10 +85,43 @@ def test_last_move_targets_are_the_board_clicks(game_id: str) -> None:
         clicks = views_for(game_id).move_clicks(before, move)
         targets = last_move_targets(before, move)
         assert targets == [target for target in clicks if not target.startswith(OPTION_PREFIX)]
-        if game_id != "shoo":  # Shoo's choice after the toss and HUSH are buttons only
+        if game_id not in ("shoo", PlainDiceRaceGame.id):  # buttons only: Shoo's opening choice and HUSH
             assert targets
 
 
-def test_a_game_without_views_is_named() -> None:
-    with pytest.raises(KeyError, match="no browser view"):
+@pytest.mark.parametrize("cls", GAMES, ids=[cls.id for cls in GAMES])
+def test_every_game_has_a_view_and_a_renderer(cls: type[Game[Any]]) -> None:
+    module = views_for(cls.id)
+    assert callable(module.position_view) and callable(module.move_clicks)
+    folder = assets_folder(cls.id)
+    assert (folder / "renderer.js").is_file() and (folder / "renderer.css").is_file()
+    assert "export function render(" in (folder / "renderer.js").read_text()
+
+
+def test_a_game_without_a_view_module_gets_the_generic_view() -> None:
+    assert view_module_name(PlainDiceRaceGame.id) == GENERIC_VIEW
+    state = PlainDiceRaceGame().new_initial_state().play(2)
+    view = views_for(PlainDiceRaceGame.id).position_view(state)
+    assert view["text"] == state.to_text() and view["diagram"] == state.diagram().splitlines()
+    assert legal_move_views(state) == [
+        {"text": "+1", "clicks": ["opt:+1"]},
+        {"text": "+2", "clicks": ["opt:+2"]},
+    ]
+
+
+def test_an_unknown_game_has_no_view() -> None:
+    with pytest.raises(SettingsError, match="unknown game 'chess'"):
         views_for("chess")
+
+
+@pytest.mark.parametrize("game_id", [cls.id for cls in GAMES if cls.view_module is not None])
+def test_views_read_the_state_not_its_position_text(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view gives the same description when the position text is garbage: it never parses it."""
+    game = shogames.make(game_id)
+    states = random_states(game, 3, 80)
+    module = views_for(game_id)
+    before = [module.position_view(state) for state in states]
+    monkeypatch.setattr(type(states[0]), "to_text", lambda self: "not a position")
+    after = [module.position_view(state) for state in states]
+    for old, new in zip(before, after, strict=True):
+        assert {**old, "text": None} == {**new, "text": None}

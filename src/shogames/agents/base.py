@@ -17,6 +17,7 @@ tuned agent per game (:mod:`shogames.agents.levels`). Modules add agents with :f
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -110,14 +111,27 @@ def level_names() -> list[str]:
     return list(_LEVELS)
 
 
+def agent_parameters(name: str) -> Mapping[str, type]:
+    """The parameters the agent registered as ``name`` takes, each with its type (none for a level).
+
+    >>> sorted(agent_parameters("alphabeta"))
+    ['depth', 'nodes', 'seconds']
+    """
+    return dict(getattr(_AGENTS.get(name), "parameters", {}))
+
+
 def _convert(agent: str, name: str, kind: type, text: str) -> object:
+    shown = text if len(text) <= 40 else text[:40] + "..."
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
         raise SettingsError(
             f"agent {agent!r}: parameter {name} must be {'an integer' if kind is int else 'a number'}, "
-            f"got {text!r}"
+            f"got {shown!r}"
         ) from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SettingsError(f"agent {agent!r}: parameter {name} must be a finite number, got {shown!r}")
+    return value
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -217,7 +231,7 @@ def build_agent(spec: str, seed: int | None = None) -> Agent:
         values[key] = _convert(name, key, allowed[key], text)
     try:
         agent = factory(seed, **values)
-    except ValueError as error:  # a parameter out of its range
+    except ValueError as error:
         raise SettingsError(f"agent {spec!r}: {error}") from None
     if params:
         agent.name = format_agent_spec(name, params)

@@ -3,7 +3,7 @@
 from shogames.core.chance import sample_chance, sample_outcome
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError, ShogamesError
 from shogames.core.perft import perft, perft_divide
-from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.protocol import CHANCE, Game, State, SuggestedClock
 from shogames.core.registry import available_games, game_class, make, register
 from shogames.core.settings import Setting, SettingValue
 
@@ -17,6 +17,7 @@ __all__ = [
     "SettingsError",
     "ShogamesError",
     "State",
+    "SuggestedClock",
     "available_games",
     "game_class",
     "make",

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Literal, Self, TypeVar
 
 from shogames.core.errors import IllegalMoveError
 from shogames.core.settings import Setting, SettingValue, format_settings, resolve_settings
@@ -38,6 +39,23 @@ CHANCE: Final = -1
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 StateT = TypeVar("StateT", bound="State[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestedClock:
+    """The time control a game's players expect, offered first when a person sets up a game.
+
+    Attributes:
+        kind: ``"per_move"`` (a limit for each move) or ``"fischer"`` (a chess clock with increment).
+        seconds: the limit for each move (``per_move``).
+        minutes: each seat's time for the game (``fischer``).
+        increment: seconds added after each move (``fischer``).
+    """
+
+    kind: Literal["per_move", "fischer"]
+    seconds: float = 0
+    minutes: float = 0
+    increment: float = 0
 
 
 class Game(ABC, Generic[StateT]):
@@ -65,6 +83,16 @@ class Game(ABC, Generic[StateT]):
     """Every named setting, with its default."""
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {}
     """Named bundles of setting values (rulesets and variants)."""
+    blurb: ClassVar[str] = ""
+    """One line for people saying what the game is; menus show it under the game's name."""
+    display_order: ClassVar[int] = 100
+    """Where the game comes in menus for people: lowest first, then by id."""
+    suggested_clock: ClassVar[SuggestedClock | None] = None
+    """The clock a new game starts with in the browser's form, or ``None`` for no clock."""
+    view_module: ClassVar[str | None] = None
+    """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
+    the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
+    says what the module provides."""
 
     def __init__(self, preset: str | None = None, **settings: object) -> None:
         self.preset = preset

@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import math
+import os
 import re
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
@@ -53,11 +55,13 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shogames.agents.base import level_names
+from shogames.agents.base import level_names, parse_agent_spec
 from shogames.core.errors import ShogamesError
+from shogames.core.protocol import State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
+from shogames.server.events import PostgresEvents
 from shogames.server.limits import (
     MAX_BODY,
     MAX_WS_FRAME,
@@ -85,7 +89,9 @@ from shogames.server.service import (
     SeatRequest,
     ServiceError,
     TimeControl,
+    choose_move,
 )
+from shogames.server.views import game_assets
 from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
 
 HERE = Path(__file__).parent
@@ -179,14 +185,21 @@ def _client_of(connection: Request | WebSocket) -> str:
 
 
 def catalog() -> dict[str, Any]:
-    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form."""
+    """The games, with their settings, presets and default seats, and the AI levels, for the new-game form.
+
+    Games come in their display order (:attr:`Game.display_order`), each with its one-line blurb and the
+    clock its players expect (``None`` for none).
+    """
     games = []
-    for cls in available_games():
+    for cls in sorted(available_games(), key=lambda cls: (cls.display_order, cls.id)):
         game = make(cls.id)
+        clock = cls.suggested_clock
         games.append(
             {
                 "id": cls.id,
                 "name": cls.name,
+                "blurb": cls.blurb,
+                "clock": None if clock is None else dataclasses.asdict(clock),
                 "players": list(game.player_names),
                 "presets": sorted(cls.presets),
                 "settings": [
@@ -254,18 +267,42 @@ def create_app(
         engine, sessions = open_database(database_url)
         service = GameService(sessions)
         app.state.service = service
-        app.state.workers = WorkerPool(workers if workers is not None else default_size())
+        workers_pool = WorkerPool(workers if workers is not None else default_size())
+        app.state.workers = workers_pool
+        limits = service.limits
+
+        async def think(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+            """A computer player's move: in a worker process, except the random player's (no thinking)."""
+            if parse_agent_spec(spec)[0] == "random":
+                return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget())
+            return await workers_pool.run(
+                choose_move,
+                spec,
+                seed,
+                game_id,
+                state,
+                limits.budget(),
+                timeout=limits.max_seconds + limits.grace_seconds,
+            )
+
+        service.think = think
+        events = PostgresEvents(database_url, service) if engine.dialect.name == "postgresql" else None
+        if events is not None:
+            await events.start()
         await service.start()
         logger.info("ready: %d worker process(es) for replays", app.state.workers.size)
         try:
             yield
         finally:
-            app.state.workers.close()
+            if events is not None:
+                await events.close()
+            workers_pool.close()
             await service.close()
             await engine.dispose()
             logger.info("stopped")
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(LastResort)
@@ -401,7 +438,7 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
         service = service_of(request)
-        return service.snapshot(await service.get(game_id))
+        return service.snapshot(await service.fresh(game_id))
 
     @app.get("/api/games/{game_id}/positions/{ply}")
     async def get_position(request: Request, game_id: str, ply: int) -> dict[str, Any]:
@@ -473,7 +510,7 @@ def create_app(
         try:
             if socket_quota is not None:
                 socket_quota.take(_client_of(websocket))
-            live = await service.get(game_id)
+            live = await service.fresh(game_id)
         except (ServiceError, QuotaExceededError) as refusal:
             code = 4429 if isinstance(refusal, QuotaExceededError) else 4000 + refusal.status
             logger.debug("refused a WebSocket to %s: %d %s", game_id[:40], code, refusal.message)
@@ -602,11 +639,35 @@ async def _act(websocket: WebSocket, service: GameService, game_id: str, message
         raise ServiceError(400, f"unknown message type {shown}; types: move, resign, takeback, ping")
 
 
+DATABASE_VARIABLE = "SHOGAMES_DATABASE_URL"
+"""The environment variable through which :func:`serve` gives worker processes the database URL."""
+LOG_LEVEL_VARIABLE = "SHOGAMES_LOG_LEVEL"
+"""The environment variable through which :func:`serve` gives worker processes the log level."""
+NO_QUOTAS_VARIABLE = "SHOGAMES_NO_QUOTAS"
+"""Set (to ``1``) by :func:`serve` for worker processes that keep no quotas."""
+
+
+def _configure_logging(log_level: str) -> int:
+    level: int = getattr(logging, log_level.upper())
+    # Other libraries (aiosqlite, asyncio, alembic) log at warning and above; ours at the level asked for.
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("shogames").setLevel(level)
+    return level
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
+    _configure_logging(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
+    quotas = None if os.environ.get(NO_QUOTAS_VARIABLE) == "1" else Quotas()
+    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     database_url: str = DEFAULT_DATABASE_URL,
     *,
+    workers: int = 1,
     log_level: str = "info",
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
 ) -> None:
@@ -616,23 +677,50 @@ def serve(
         host: the address to listen on.
         port: the port to listen on.
         database_url: the database (an SQLAlchemy async URL).
+        workers: server processes sharing the port; more than one needs PostgreSQL, whose notifications
+            carry each process's events to the others (each process has quotas of its own).
         log_level: ``debug``, ``info``, ``warning`` or ``error``: the level of the ``shogames.server`` log
             (refused requests are logged at ``debug``, unexpected errors with their traceback at ``error``).
         quotas: the quotas per client; ``None`` for none.
+
+    Raises:
+        ValueError: several workers were asked for on a database other than PostgreSQL.
     """
     import uvicorn
 
     from shogames.server.websocket_protocol import WebSocketProtocol
 
-    level = getattr(logging, log_level.upper())
-    # Other libraries log at warning and above; the server's own log at the level asked for.
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("shogames").setLevel(level)
+    if workers > 1 and not database_url.startswith("postgresql"):
+        raise ValueError(
+            "several workers need PostgreSQL (--database postgresql+asyncpg://...): SQLite has one writer "
+            "and no way to tell the other processes about moves"
+        )
+    level = _configure_logging(log_level)
     shown = make_url(database_url).render_as_string(hide_password=True)
-    print(f"shogames is running at http://{host}:{port}/ (database {shown}); Ctrl+C stops it", flush=True)
+    print(
+        f"shogames is running at http://{host}:{port}/ (database {shown}"
+        f"{f', {workers} workers' if workers > 1 else ''}); Ctrl+C stops it",
+        flush=True,
+    )
     logger.info("listening on http://%s:%d/", host, port)
+    if workers == 1:
+        uvicorn.run(
+            create_app(database_url, quotas=quotas),
+            host=host,
+            port=port,
+            log_level=max(level, logging.WARNING),
+            ws=WebSocketProtocol,
+            ws_max_size=MAX_WS_FRAME,
+        )
+        return
+    migrate(database_url)
+    os.environ[DATABASE_VARIABLE] = database_url
+    os.environ[LOG_LEVEL_VARIABLE] = log_level
+    os.environ[NO_QUOTAS_VARIABLE] = "1" if quotas is None else "0"
     uvicorn.run(
-        create_app(database_url, quotas=quotas),
+        "shogames.server.app:app_from_environment",
+        factory=True,
+        workers=workers,
         host=host,
         port=port,
         log_level=max(level, logging.WARNING),

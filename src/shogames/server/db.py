@@ -37,7 +37,14 @@ class Base(DeclarativeBase):
 
 
 class GameRow(Base):
-    """One game: what was chosen when it was created, where it stands, and its clock."""
+    """One game: what was chosen when it was created, where it stands, and its clock.
+
+    ``deadline`` is when the running clock runs out (``None`` when no clock runs), and ``waiting`` says
+    who is to move: ``person``, ``ai`` or ``chance`` (``None`` once the game is over). Both are kept with
+    every event so that any server process can find, with one indexed query, the games whose time is up
+    or whose computer player or dice are due (after a restart, or when the process that was driving them
+    died).
+    """
 
     __tablename__ = "games"
 
@@ -54,6 +61,8 @@ class GameRow(Base):
     time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     clock_ms: Mapped[list[int] | None] = mapped_column(JSON)
     turn_started: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    waiting: Mapped[str | None] = mapped_column(String(8), index=True)
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
@@ -63,6 +72,18 @@ class GameRow(Base):
     moves: Mapped[list[MoveRow]] = relationship(
         back_populates="game_row", order_by="MoveRow.ply", cascade="all, delete-orphan"
     )
+
+
+class ServiceClockRow(Base):
+    """When a server process was last seen alive (one row).
+
+    A restart reads it to tell how long the service was down, and charges no player's clock for that time.
+    """
+
+    __tablename__ = "service_clock"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alive_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -114,7 +135,11 @@ def migrate(database_url: str) -> None:
 
 def open_database(database_url: str) -> tuple[AsyncEngine, async_sessionmaker[Any]]:
     """An engine and a session factory for a database whose schema is up to date."""
-    engine = create_async_engine(database_url)
+    options: dict[str, Any] = {}
+    if database_url.startswith("postgresql"):
+        # Every game in play may want a connection at once; a queue of waiting requests beats errors.
+        options = {"pool_size": 10, "max_overflow": 10, "pool_timeout": 60, "pool_pre_ping": True}
+    engine = create_async_engine(database_url, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine, async_sessionmaker(engine, expire_on_commit=False)

@@ -1,15 +1,31 @@
-"""The games the server runs: creating them, playing moves one at a time, clocks, AI seats and events.
+"""The games the server runs: creating them, playing moves, clocks, computer players and events.
 
-Each live game is held in memory as its states, with an :class:`asyncio.Lock` so that the moves of one game
-are applied one at a time (lila's one actor per game). A move is checked by the rules
-(:meth:`State.parse_move`), written to the database and committed, and only then applied in memory and
-announced: a restart loses no accepted move, and a move that fails to commit changes nothing. Every event
-(a move, a chance outcome, a takeback, a resignation, a loss on time) adds one to the game's *version*, and
-every announcement is a full snapshot carrying it, so a client that reconnects with an old version catches
-up with one message.
+Each game in use is held in memory as its states, with an :class:`asyncio.Lock` so that the moves of one
+game are applied one at a time in this process (lila's one actor per game). A move is checked by the
+rules (:meth:`State.parse_move`), then written to the database **together with every chance outcome it
+makes due** (the dice after it, the toss) in one transaction, which also raises the game's *version* by
+one, but only if the database still holds the version this process started from. Only after the commit
+is the move applied in memory and announced. So:
 
-Chance outcomes (dice, the toss) are drawn by the server with exactly their probabilities from a system
-random source and stored as moves. AI seats move in a worker thread, so the server keeps answering.
+* a restart loses no accepted move, and never finds a game with dice due and nobody to throw them;
+* several server processes (``shogames serve --workers N``, or several machines) can share one database:
+  a move is accepted only against the version the database holds, and a process whose copy is stale
+  brings it up to date from the database first (:meth:`GameService._sync`). On PostgreSQL each commit
+  also sends a notification (``LISTEN``/``NOTIFY``) so that every process brings its copy up to date and
+  tells its WebSocket listeners at once (:mod:`shogames.server.events`).
+
+Every event (a move with its chance outcomes, a takeback, a resignation, a loss on time) adds one to the
+version, and every announcement is a full snapshot carrying it, so a client that reconnects with an old
+version catches up with one message.
+
+Chance outcomes are drawn by the server with exactly their probabilities from a system random source and
+stored as moves. Computer players think outside the event loop (in worker processes when the app gives a
+:class:`~shogames.server.workers.WorkerPool`), with budgets the server bounds (:class:`ComputerLimits`).
+
+A *sweep* runs every second in each process: it marks the process alive (the service clock, so that a
+restart charges no player for the time the service was down), flags players whose time ran out, takes over
+games whose computer player or dice are due and that no process is driving (after a crash), and evicts
+idle and finished games from memory, so that memory stays flat however many games are played.
 
 The server holds no rules: everything about the game comes from the protocol and the records module.
 """
@@ -19,18 +35,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete as sql_delete
+from sqlalchemy import exc as sql_errors
+from sqlalchemy import func, insert, select, update
+from sqlalchemy import text as sql_text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
-from shogames.agents import Agent, make_agent
-from shogames.agents.base import level_names
+from shogames.agents import make_agent
+from shogames.agents.base import agent_parameters, level_names, parse_agent_spec
 from shogames.core.chance import sample_chance
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
@@ -44,8 +64,10 @@ from shogames.records import (
     start_record,
     write_record,
 )
-from shogames.server.db import GameRow, MoveRow, SeatRow, utc_now
+from shogames.server.db import GameRow, MoveRow, SeatRow, ServiceClockRow, utc_now
 from shogames.server.views import last_move_targets, legal_move_views, views_for
+
+logger = logging.getLogger("shogames.server")
 
 PERSON: Final = "person"
 """Seat kind of a person, who moves with the seat's secret token."""
@@ -56,6 +78,16 @@ FISCHER: Final = "fischer"
 """Clock kind: a time bank per seat with an increment after each of its moves (a chess clock)."""
 PER_MOVE: Final = "per_move"
 """Clock kind: at most so long for each move, or the game is lost (the designers' rule for Shoo)."""
+
+WAITING_PERSON: Final = "person"
+"""``games.waiting`` when a person's seat is to move."""
+WAITING_AI: Final = "ai"
+"""``games.waiting`` when a computer seat is to move."""
+WAITING_CHANCE: Final = "chance"
+"""``games.waiting`` when the dice (or the toss) are due: only ever seen after a crash of an old server."""
+
+NOTIFY_CHANNEL: Final = "shogames_games"
+"""The PostgreSQL channel on which every commit announces ``game_id:version``."""
 
 MAX_NAME = 40
 
@@ -72,6 +104,71 @@ class ServiceError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class _StaleError(Exception):
+    """The database holds a newer version of the game than this process did: nothing was written."""
+
+
+@dataclass(frozen=True)
+class ComputerLimits:
+    """What the server lets a computer player spend on one move, whoever asks for it.
+
+    A seat may be played by any level, or by an agent spec whose parameters stay within these bounds.
+    Every agent that takes a time budget also gets ``seconds=max_seconds`` unless its spec sets less, so
+    that no computer player thinks longer than that, and a move that takes longer still (a stuck worker)
+    is abandoned after ``max_seconds + grace_seconds``: the seat then plays a random move, and the players
+    are told.
+
+    Attributes:
+        max_seconds: the most time one move may take.
+        max_work: the largest value of each work parameter (``iterations``, ``nodes``, ``depth``, ...).
+        grace_seconds: how long past ``max_seconds`` a move may run before it is abandoned.
+    """
+
+    max_seconds: float = 5.0
+    max_work: dict[str, int] = field(
+        default_factory=lambda: {
+            "iterations": 10_000,
+            "nodes": 200_000,
+            "depth": 8,
+            "plies": 4,
+            "rollout": 200,
+        }
+    )
+    grace_seconds: float = 10.0
+
+    def check(self, spec: str, game_id: str) -> str:
+        """Check a seat's level or agent spec against the limits; returns the spec the server will run.
+
+        Raises:
+            ServiceError: an unknown agent or level, an unknown or malformed parameter, or a value out of
+                range or past these limits (400), with the bounds in the message.
+        """
+        try:
+            make_agent(spec, seed=0, game=game_id)
+            name, params = parse_agent_spec(spec)
+        except (ShogamesError, ValueError) as error:
+            raise ServiceError(400, str(error)) from None
+        if name in level_names():
+            return spec
+        kinds = agent_parameters(name)
+        for key, value_text in params.items():
+            if kinds.get(key) not in (int, float):
+                continue
+            value = float(value_text)
+            if key == "seconds" and not 0 < value <= self.max_seconds:
+                raise ServiceError(
+                    400, f"agent {name!r}: seconds must be more than 0 and at most {self.max_seconds:g} here"
+                )
+            bound = self.max_work.get(key)
+            if bound is not None and kinds.get(key) is int and value > bound:
+                raise ServiceError(400, f"agent {name!r}: {key} may be at most {bound} on this server")
+        return spec
+
+    def budget(self) -> dict[str, str]:
+        """The time budget given to every agent that takes one and whose spec sets none."""
+        return {"seconds": f"{self.max_seconds:g}"}
 
 
 @dataclass(frozen=True)
@@ -157,9 +254,14 @@ class LiveGame:
     movers: list[int] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
-    agents: dict[int, Agent] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None
+    notice: str | None = None
+    """Something the players should know that is not a move: a computer player that failed, say."""
+    touched: float = 0.0
+    """When (the event loop's clock) the game was last used in this process, for eviction."""
+    cached: tuple[int, dict[str, Any]] | None = None
+    """The snapshot without its clock, and the version it was made at."""
 
     @property
     def state(self) -> State[Any]:
@@ -172,8 +274,12 @@ class LiveGame:
         return self.status == "active"
 
     def seat_of_token(self, token: str | None) -> Seat | None:
-        """The person's seat whose secret token this is, if any (tokens are compared as UTF-8 bytes)."""
-        if not token:
+        """The person's seat whose secret token this is, if any.
+
+        Any text is accepted (an unknown or non-ASCII one matches no seat); tokens are compared as UTF-8
+        bytes, in constant time.
+        """
+        if not token or not isinstance(token, str):
             return None
         given = token.encode("utf-8", "surrogatepass")
         for seat in self.seats:
@@ -216,6 +322,32 @@ def score_value(text: str) -> float:
     return int(numerator) / int(denominator or 1)
 
 
+Think = Callable[[str, int, str, State[Any]], Awaitable[str]]
+"""How a computer player's move is found: ``think(spec, seed, game_id, state)`` gives the move's text."""
+
+
+def choose_move(spec: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]) -> str:
+    """Let the agent of ``spec`` choose a move in ``state``; its text (runs in a worker process)."""
+    agent = make_agent(spec, seed=seed, game=game_id, budget=budget)
+    return state.move_to_text(agent.select_move(state))
+
+
+@dataclass
+class _Change:
+    """What one commit writes: the moves it adds, and how the game stands after it."""
+
+    moves: list[tuple[Any, int, str, State[Any]]]
+    """Each added move with its mover, its text and the state after it."""
+    clock_ms: list[int] | None
+    turn_started: datetime.datetime | None
+    status: str
+    result: str
+    termination: str
+    move_clocks: list[int | None] = field(default_factory=list)
+    truncate_to: int | None = None
+    """For a takeback: the number of moves kept."""
+
+
 class GameService:
     """Creates, loads and plays the server's games; the web routes call it and nothing else.
 
@@ -223,6 +355,14 @@ class GameService:
         sessions: the database's session factory (:func:`shogames.server.db.open_database`).
         rng: the random source of chance outcomes and AI seeds; the system's by default.
         now: the clock, for tests that move time by hand; UTC wall time by default.
+        think: how computer players choose (:data:`Think`); by default in a thread of this process. The
+            app passes one that runs them in worker processes.
+        limits: what a computer player may spend on a move.
+        shared: whether other processes may write the same database (then every action first checks the
+            version the database holds); by default, when the database is not SQLite.
+        idle_seconds: a game nobody has used for this long leaves memory (it is loaded again on use).
+        finished_seconds: likewise for a finished game.
+        sweep_seconds: how often the sweep runs (0 for never, for tests that drive it by hand).
     """
 
     def __init__(
@@ -231,17 +371,48 @@ class GameService:
         *,
         rng: random.Random | None = None,
         now: Callable[[], datetime.datetime] = utc_now,
+        think: Think | None = None,
+        limits: ComputerLimits | None = None,
+        shared: bool | None = None,
+        idle_seconds: float = 300.0,
+        finished_seconds: float = 30.0,
+        sweep_seconds: float = 1.0,
     ) -> None:
         self.sessions = sessions
         self.rng = rng or random.SystemRandom()
         self.now = now
+        self.limits = limits or ComputerLimits()
+        self.think: Think = think or self._think_in_thread
         self.live: dict[str, LiveGame] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self._closed = False
-        # SQLite has one writer at a time: queueing writes here beats its busy-wait on a locked file.
         bind = getattr(sessions, "kw", {}).get("bind")
-        self._serialize_writes = bind is None or bind.dialect.name == "sqlite"
+        self.dialect = bind.dialect.name if bind is not None else "sqlite"
+        self.shared = self.dialect != "sqlite" if shared is None else shared
+        # SQLite has one writer at a time: queueing writes here beats its busy-wait on a locked file.
+        self._serialize_writes = self.dialect == "sqlite"
         self._write_lock = asyncio.Lock()
+        self.idle_seconds = idle_seconds
+        self.finished_seconds = finished_seconds
+        self.sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @contextlib.asynccontextmanager
+    async def _session(self) -> AsyncIterator[AsyncSession]:
+        """A database session.
+
+        A database that cannot be reached, or has no connection free in time, is a 503 that says so: the
+        request changed nothing and may be sent again.
+        """
+        try:
+            async with self.sessions() as session:
+                yield session
+        except (sql_errors.TimeoutError, sql_errors.OperationalError, sql_errors.InterfaceError) as error:
+            logger.error("the database did not answer: %s", str(error).splitlines()[0][:200])
+            raise ServiceError(
+                503, "the server is busy (its database did not answer in time); nothing changed, try again"
+            ) from None
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncSession]:
@@ -249,29 +420,183 @@ class GameService:
         async with contextlib.AsyncExitStack() as stack:
             if self._serialize_writes:
                 await stack.enter_async_context(self._write_lock)
-            session = await stack.enter_async_context(self.sessions())
+            session = await stack.enter_async_context(self._session())
             await stack.enter_async_context(session.begin())
             yield session
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     # --- Life cycle ------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every game still being played, and let its AI seats, dice and clocks carry on."""
-        async with self.sessions() as session:
-            ids = (await session.scalars(select(GameRow.id).where(GameRow.status == "active"))).all()
-        for game_id in ids:
-            live = await self.get(game_id)
-            self._after_event(live)
+        """Start serving: credit clocks for downtime, resume the games that were due, start the sweep.
+
+        Every running clock is credited with the time the service was down; every game whose computer
+        player or dice are due, or whose time ran out meanwhile, goes on.
+        """
+        await self._credit_downtime()
+        async with self._session() as session:
+            due = (
+                await session.scalars(
+                    select(GameRow.id).where(
+                        GameRow.status == "active",
+                        (GameRow.waiting.in_([WAITING_AI, WAITING_CHANCE]))
+                        | GameRow.waiting.is_(None)
+                        | GameRow.deadline.is_not(None),
+                    )
+                )
+            ).all()
+        for game_id in due:
+            with contextlib.suppress(ServiceError):
+                await self._resume(await self.get(game_id))
+        logger.info("game service started: %d games resumed, database %s", len(due), self.dialect)
+        if self.sweep_seconds > 0:
+            self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def close(self) -> None:
-        """Stop every AI move and clock timer in flight (what was committed stays committed)."""
+        """Stop the sweep, every computer move and clock timer in flight (what was committed stays)."""
         self._closed = True
         tasks = [task for live in self.live.values() for task in (live.ai_task, live.timer) if task]
+        tasks += list(self._tasks)
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def _credit_downtime(self) -> None:
+        """Move every running clock forward by the time no server process was alive.
+
+        The service clock row holds when a process was last seen alive (the sweep refreshes it every
+        second). If that, or the game's last event if later, is older than a few sweeps, the service was
+        down since then: the player's turn starts that much later, so nobody loses time (or a game) to
+        the downtime.
+        """
+        now = self.now()
+        grace = datetime.timedelta(seconds=max(3.0, 3 * self.sweep_seconds))
+        credited = 0
+        async with self._transaction() as session:
+            row = await session.get(ServiceClockRow, 1, with_for_update=True)
+            if row is None:
+                session.add(ServiceClockRow(id=1, alive_at=now))
+                return
+            alive_at = _aware(row.alive_at) or now
+            row.alive_at = now
+            if now - alive_at <= grace:
+                return
+            games = (
+                await session.scalars(
+                    select(GameRow).where(GameRow.status == "active", GameRow.turn_started.is_not(None))
+                )
+            ).all()
+            for game in games:
+                if game.time_control is None:
+                    continue
+                gap = now - max(alive_at, _aware(game.updated_at) or alive_at)
+                if gap <= grace:
+                    continue
+                game.turn_started = (_aware(game.turn_started) or now) + gap
+                if game.deadline is not None:
+                    game.deadline = (_aware(game.deadline) or now) + gap
+                credited += 1
+        logger.info(
+            "the service was down for %.1f s: %d running clocks were credited",
+            (now - alive_at).total_seconds(),
+            credited,
+        )
+
+    async def _heartbeat(self) -> None:
+        async with self._transaction() as session:
+            await session.execute(
+                update(ServiceClockRow).where(ServiceClockRow.id == 1).values(alive_at=self.now())
+            )
+
+    async def _sweep_forever(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the sweep failed; it runs again in %.1f s", self.sweep_seconds)
+
+    async def sweep(self) -> None:
+        """Mark this process alive; flag late players; take over due games no one drives; evict idle ones."""
+        await self._heartbeat()
+        now = self.now()
+        stale = now - datetime.timedelta(seconds=self.limits.max_seconds + self.limits.grace_seconds + 5)
+        async with self._session() as session:
+            late = (
+                await session.scalars(
+                    select(GameRow.id).where(GameRow.status == "active", GameRow.deadline <= now)
+                )
+            ).all()
+            orphans = (
+                await session.scalars(
+                    select(GameRow.id).where(
+                        GameRow.status == "active",
+                        (GameRow.waiting == WAITING_CHANCE)
+                        | ((GameRow.waiting == WAITING_AI) & (GameRow.updated_at < stale)),
+                    )
+                )
+            ).all()
+        for game_id in late:
+            with contextlib.suppress(ServiceError):
+                live = await self.get(game_id)
+                async with live.lock:
+                    await self._sync(live)
+                    flagged = await self._flag_if_late(live)
+                if flagged:
+                    self._after_event(live)
+        for game_id in orphans:
+            live_now = self.live.get(game_id)
+            if live_now is not None and live_now.ai_task is not None and not live_now.ai_task.done():
+                continue
+            with contextlib.suppress(ServiceError):
+                await self._resume(await self.get(game_id))
+        self.evict()
+
+    def evict(self) -> int:
+        """Drop from memory the games nobody watches or drives that were idle long enough; how many."""
+        clock = asyncio.get_running_loop().time()
+        gone = []
+        for game_id, live in self.live.items():
+            idle = clock - live.touched
+            busy = (
+                live.listeners or live.lock.locked() or (live.ai_task is not None and not live.ai_task.done())
+            )
+            limit = self.idle_seconds if live.is_active else self.finished_seconds
+            if not busy and idle >= limit:
+                gone.append(game_id)
+        for game_id in gone:
+            live = self.live.pop(game_id)
+            if live.timer is not None:
+                live.timer.cancel()
+        if gone:
+            logger.debug("evicted %d idle games from memory (%d stay)", len(gone), len(self.live))
+        return len(gone)
+
+    async def _resume(self, live: LiveGame) -> None:
+        """Bring a game loaded after a restart (or from a dead process) back to life.
+
+        Throws dice that are due, ends the game if its time ran out, restarts its computer player and its
+        clock timer.
+        """
+        async with live.lock:
+            await self._sync(live)
+            if live.is_active and live.state.to_move == CHANCE:
+                logger.warning("game %s had dice due with nobody to throw them: thrown now", live.id)
+                with contextlib.suppress(_StaleError):
+                    await self._commit(live, self._change(live, []))
+            await self._flag_if_late(live)
+        self._after_event(live)
 
     # --- Creating and loading --------------------------------------------------------------------------
 
@@ -298,8 +623,9 @@ class GameService:
             position: a position in the game's text to start from, instead of the initial state.
 
         Raises:
-            ServiceError: an unknown game, preset, setting or AI level, the wrong number of seats, a bad
-                name, clock or position, or a position where the game is already over (400).
+            ServiceError: an unknown game, preset, setting or AI level, an agent spec past the server's
+                limits, the wrong number of seats, a bad name, clock or position, or a position where the
+                game is already over (400).
         """
         try:
             game_class = make(game_id).__class__
@@ -317,13 +643,13 @@ class GameService:
             _check_time_control(time_control)
         made: list[Seat] = []
         for number, request in enumerate(seats):
-            made.append(_make_seat(game, number, request))
+            made.append(_make_seat(game, number, request, self.limits))
         mode = _mode_of(made, mode)
         start = game.new_initial_state()
         if position is not None and position.strip():
             try:
                 start = game.state_from_text(position.strip())
-            except ShogamesError as error:
+            except (ShogamesError, ValueError) as error:
                 raise ServiceError(400, f"position refused: {error}") from None
             if start.is_terminal():
                 raise ServiceError(400, "position refused: the game is already over there")
@@ -350,6 +676,7 @@ class GameService:
             states=[start],
             start_position=start_text,
         )
+        change = self._change(live, [])  # the toss, or the first dice, thrown in the same transaction
         async with self._transaction() as session:
             session.add(
                 GameRow(
@@ -362,7 +689,7 @@ class GameService:
                     status="active",
                     result="*",
                     termination="unterminated",
-                    version=live.version,
+                    version=0,
                     time_control=time_control.as_json() if time_control else None,
                     clock_ms=clock,
                     turn_started=now,
@@ -374,9 +701,13 @@ class GameService:
                     ],
                 )
             )
+            await session.flush()
+            live.version = 0
+            await self._write(session, live, change)
+        self._apply(live, change)
+        live.touched = asyncio.get_running_loop().time()
         self.live[live.id] = live
-        async with live.lock:
-            await self._play_chance(live)
+        logger.info("game %s created: %s, %s", live.id, game.id, mode)
         self._after_event(live)
         return live
 
@@ -386,27 +717,98 @@ class GameService:
         Raises:
             ServiceError: no game has this id (404).
         """
+        if len(game_id) > 64:
+            raise ServiceError(404, "no game with such an id on this server")
         live = self.live.get(game_id)
-        if live is not None:
-            return live
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.live.get(game_id)
-            if live is not None:
+        if live is None:
+            live = await self._load(game_id)
+        live.touched = asyncio.get_running_loop().time()
+        return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        lock, users = self._loading.setdefault(game_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                live = self.live.get(game_id)
+                if live is not None:
+                    return live
+                async with self._session() as session:
+                    row = await session.get(
+                        GameRow, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.moves)]
+                    )
+                if row is None:
+                    raise ServiceError(404, f"no game {game_id!r} on this server")
+                live = _live_from_row(row)
+                self.live[game_id] = live
                 return live
-            async with self.sessions() as session:
-                row = await session.get(
-                    GameRow, game_id, options=[selectinload(GameRow.seats), selectinload(GameRow.moves)]
-                )
-            if row is None:
-                raise ServiceError(404, f"no game {game_id!r} on this server")
-            live = _live_from_row(row)
-            self.live[game_id] = live
-            return live
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                self._loading.pop(game_id, None)
+
+    async def fresh(self, game_id: str) -> LiveGame:
+        """The game, brought up to date with the database first when other processes share it."""
+        live = await self.get(game_id)
+        if self.shared:
+            async with live.lock:
+                await self._sync(live)
+        return live
+
+    async def _sync(self, live: LiveGame, *, force: bool = False) -> bool:
+        """Bring the copy in memory up to the version the database holds (call with the lock held).
+
+        Only a database shared with other processes can be ahead; then the moves are read again, the
+        ones this copy has in common kept, the rest replayed, and the listeners told. Returns whether
+        anything changed.
+        """
+        if not (self.shared or force):
+            return False
+        async with self._session() as session:
+            version = await session.scalar(select(GameRow.version).where(GameRow.id == live.id))
+            if version is None or version == live.version:
+                return False
+            row = await session.get(
+                GameRow, live.id, options=[selectinload(GameRow.moves)], populate_existing=True
+            )
+        assert row is not None
+        texts = [move.text for move in row.moves]
+        keep = 0
+        while keep < min(len(texts), len(live.texts)) and texts[keep] == live.texts[keep]:
+            keep += 1
+        del live.states[keep + 1 :], live.moves[keep:], live.texts[keep:], live.movers[keep:]
+        state = live.state
+        for move_row in row.moves[keep:]:
+            move = state.parse_move(move_row.text)
+            state = state.play_unchecked(move)
+            live.states.append(state)
+            live.moves.append(move)
+            live.texts.append(move_row.text)
+            live.movers.append(move_row.seat)
+        live.version = row.version
+        live.status, live.result, live.termination = row.status, row.result, row.termination
+        live.clock_ms = list(row.clock_ms) if row.clock_ms is not None else None
+        live.turn_started = _aware(row.turn_started)
+        live.updated_at = _aware(row.updated_at) or live.updated_at
+        live.notice = None
+        live.cached = None
+        self._publish(live)
+        return True
+
+    async def on_remote_event(self, game_id: str, version: int) -> None:
+        """Another process committed ``version`` of a game: bring this copy and its listeners up to date.
+
+        Called by the PostgreSQL listener (:mod:`shogames.server.events`).
+        """
+        live = self.live.get(game_id)
+        if live is None or live.version >= version:
+            return
+        async with live.lock:
+            await self._sync(live)
 
     async def list_games(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games with this status (``active`` or ``finished``), newest first, for the home page."""
-        async with self.sessions() as session:
+        async with self._session() as session:
             rows = (
                 await session.scalars(
                     select(GameRow)
@@ -464,18 +866,23 @@ class GameService:
         live = await self.get(game_id)
         async with live.lock:
             seat = self._person_seat(live, token)
+            await self._sync(live)
             self._check_can_move(live, seat, version)
             state = live.state
             try:
                 move = state.parse_move(text)
-            except ShogamesError as error:
+            except (ShogamesError, ValueError) as error:
                 raise ServiceError(400, f"move {text!r} refused: {error}") from None
             if await self._flag_if_late(live):
                 raise ServiceError(
                     409, f"{seat.name}'s time ran out before the move arrived; the game is over"
                 )
-            await self._commit_move(live, move, seat.seat)
-            await self._play_chance(live)
+            try:
+                await self._commit(live, self._change(live, [(move, seat.seat)]))
+            except _StaleError:
+                raise ServiceError(
+                    409, "the game changed while the move was on its way (another window moved); reload it"
+                ) from None
         self._after_event(live)
         return live
 
@@ -488,9 +895,13 @@ class GameService:
         live = await self.get(game_id)
         async with live.lock:
             seat = self._person_seat(live, token)
+            await self._sync(live)
             if not live.is_active:
                 raise ServiceError(409, "the game is already over")
-            await self._finish(live, resigned=seat.seat, termination="resignation")
+            try:
+                await self._finish(live, resigned=seat.seat, termination="resignation")
+            except _StaleError:
+                raise ServiceError(409, "the game changed meanwhile; reload it") from None
         self._after_event(live)
         return live
 
@@ -507,6 +918,7 @@ class GameService:
         live = await self.get(game_id)
         async with live.lock:
             seat = self._person_seat(live, token)
+            await self._sync(live)
             if not any(other.kind == AI for other in live.seats):
                 raise ServiceError(409, "takeback is only for games against the computer")
             if not live.is_active:
@@ -517,21 +929,19 @@ class GameService:
             if live.ai_task is not None:
                 live.ai_task.cancel()
                 live.ai_task = None
-            now = self.now()
-            async with self._transaction() as session:
-                await session.execute(delete(MoveRow).where(MoveRow.game_id == live.id, MoveRow.ply > keep))
-                await session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == live.id)
-                    .values(version=live.version + 1, turn_started=now, updated_at=now)
-                )
-            del live.states[keep + 1 :], live.moves[keep:], live.texts[keep:], live.movers[keep:]
-            live.version += 1
-            live.turn_started = now
-            live.updated_at = now
-            for agent in live.agents.values():
-                agent.reset()
-            self._publish(live)
+            change = _Change(
+                moves=[],
+                clock_ms=live.clock_ms,
+                turn_started=self.now(),
+                status=live.status,
+                result=live.result,
+                termination=live.termination,
+                truncate_to=keep,
+            )
+            try:
+                await self._commit(live, change)
+            except _StaleError:
+                raise ServiceError(409, "the game changed meanwhile; reload it") from None
         self._after_event(live)
         return live
 
@@ -546,12 +956,18 @@ class GameService:
     def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[dict[str, Any]]) -> None:
         """Stop sending events to ``queue``."""
         live.listeners.discard(queue)
+        live.touched = asyncio.get_running_loop().time()
 
     def snapshot(self, live: LiveGame) -> dict[str, Any]:
         """Everything a client shows: the game, seats, position, legal moves, move list, clock and result.
 
-        Never contains a token.
+        Made once per version (the clock, which changes with time, is added fresh). Never contains a token.
         """
+        if live.cached is None or live.cached[0] != live.version:
+            live.cached = (live.version, self._snapshot_body(live))
+        return {**live.cached[1], "clock": self._clock_view(live)}
+
+    def _snapshot_body(self, live: LiveGame) -> dict[str, Any]:
         game = live.game
         state = live.state
         to_move = state.to_move if live.is_active else None
@@ -576,6 +992,7 @@ class GameService:
             "result": live.result,
             "termination": live.termination,
             "result_text": result_text(game, live.result, live.termination),
+            "notice": live.notice,
             "seats": [
                 {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "agent": seat.agent}
                 for seat in live.seats
@@ -589,7 +1006,6 @@ class GameService:
                 {"ply": index + 1, "text": text, "seat": mover}
                 for index, (text, mover) in enumerate(zip(live.texts, live.movers, strict=True))
             ],
-            "clock": self._clock_view(live),
         }
 
     def position_at(self, live: LiveGame, ply: int) -> dict[str, Any]:
@@ -612,8 +1028,8 @@ class GameService:
             date=live.created_at.date(),
             position=live.start_position,
         )
-        for text in live.texts:
-            record.add_move(text)
+        for move_text in live.texts:
+            record.add_move(move_text)
         record.headers["Result"] = live.result
         record.headers["Termination"] = live.termination
         return record
@@ -647,79 +1063,154 @@ class GameService:
             who = "the dice" if mover == CHANCE else live.seats[mover].name if mover is not None else "nobody"
             raise ServiceError(409, f"it is not {seat.name}'s turn: {who} to move")
 
-    async def _commit_move(self, live: LiveGame, move: Any, mover: int) -> None:
-        """Store one move, commit, then apply it in memory and announce it."""
-        state = live.state
-        after = state.play_unchecked(move)
-        text = state.move_to_text(move)
+    def _change(self, live: LiveGame, played: list[tuple[Any, int]]) -> _Change:
+        """The change that plays ``played`` and then every chance outcome that falls due after it."""
         now = self.now()
         clock = list(live.clock_ms) if live.clock_ms is not None else None
-        mover_clock = None
         control = live.time_control
-        if mover != CHANCE and control is not None and control.kind == FISCHER and clock is not None:
-            started = live.turn_started or now
-            spent = int((now - started).total_seconds() * 1000)
-            clock[mover] = max(0, clock[mover] - spent) + control.increment_ms
-            mover_clock = clock[mover]
-        turn_started = now if mover != CHANCE else live.turn_started
+        turn_started = live.turn_started
+        state = live.state
+        moves: list[tuple[Any, int, str, State[Any]]] = []
+        move_clocks: list[int | None] = []
+        for move, mover in played:
+            mover_clock = None
+            if control is not None and control.kind == FISCHER and clock is not None:
+                spent = int(((now - (turn_started or now)).total_seconds()) * 1000)
+                clock[mover] = max(0, clock[mover] - spent) + control.increment_ms
+                mover_clock = clock[mover]
+            after = state.play_unchecked(move)
+            moves.append((move, mover, state.move_to_text(move), after))
+            move_clocks.append(mover_clock)
+            turn_started = now
+            state = after
+        while not state.is_terminal() and state.to_move == CHANCE:
+            outcome = sample_chance(state, self.rng)
+            after = state.play_unchecked(outcome)
+            moves.append((outcome, CHANCE, state.move_to_text(outcome), after))
+            move_clocks.append(None)
+            state = after
         status, result, termination = live.status, live.result, live.termination
-        if after.is_terminal():
-            status, result, termination = "finished", result_for(after), after.termination() or "normal"
-        ply = len(live.moves) + 1
-        async with self._transaction() as session:
-            session.add(
-                MoveRow(game_id=live.id, ply=ply, text=text, seat=mover, clock_ms=mover_clock, played_at=now)
-            )
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == live.id)
-                .values(
-                    version=live.version + 1,
-                    clock_ms=clock,
-                    turn_started=turn_started,
-                    status=status,
-                    result=result,
-                    termination=termination,
-                    updated_at=now,
-                )
-            )
-        live.states.append(after)
-        live.moves.append(move)
-        live.texts.append(text)
-        live.movers.append(mover)
-        live.version += 1
-        live.clock_ms = clock
-        live.turn_started = turn_started
-        live.status, live.result, live.termination = status, result, termination
-        live.updated_at = now
-        self._publish(live)
+        if moves and state.is_terminal():
+            status, result, termination = "finished", result_for(state), state.termination() or "normal"
+        return _Change(moves, clock, turn_started, status, result, termination, move_clocks)
 
-    async def _play_chance(self, live: LiveGame) -> None:
-        """Throw the dice (or toss the coin) for as long as chance is to move; call with the lock held."""
-        while live.is_active and live.state.to_move == CHANCE:
-            await self._commit_move(live, sample_chance(live.state, self.rng), CHANCE)
+    def _deadline_after(self, live: LiveGame, change: _Change, state: State[Any]) -> datetime.datetime | None:
+        control, mover = live.time_control, state.to_move
+        if control is None or change.status != "active" or mover is None or mover == CHANCE:
+            return None
+        if change.turn_started is None:
+            return None
+        if control.kind == FISCHER:
+            assert change.clock_ms is not None
+            budget = change.clock_ms[mover]
+        else:
+            budget = control.limit_ms
+        return change.turn_started + datetime.timedelta(milliseconds=budget)
+
+    async def _write(self, session: AsyncSession, live: LiveGame, change: _Change) -> None:
+        """Write a change in an open transaction, against the version this process holds.
+
+        Raises:
+            _StaleError: the database holds another version; the transaction is rolled back by the caller.
+        """
+        now = self.now()
+        keep = change.truncate_to if change.truncate_to is not None else len(live.moves)
+        state = change.moves[-1][3] if change.moves else live.states[keep]
+        # Core statements (no ORM bookkeeping): this runs for every move.
+        result = await session.execute(
+            update(GameRow.__table__)  # type: ignore[arg-type]
+            .where(GameRow.id == live.id, GameRow.version == live.version)
+            .values(
+                version=live.version + 1,
+                clock_ms=change.clock_ms,
+                turn_started=change.turn_started,
+                status=change.status,
+                result=change.result,
+                termination=change.termination,
+                updated_at=now,
+                deadline=self._deadline_after(live, change, state),
+                waiting=_waiting_of(live, change.status, state),
+            )
+        )
+        if getattr(result, "rowcount", 1) != 1:
+            raise _StaleError
+        if change.truncate_to is not None:
+            await session.execute(
+                sql_delete(MoveRow).where(MoveRow.game_id == live.id, MoveRow.ply > change.truncate_to)
+            )
+        if change.moves:
+            await session.execute(
+                insert(MoveRow.__table__),  # type: ignore[arg-type]
+                [
+                    {
+                        "game_id": live.id,
+                        "ply": keep + offset + 1,
+                        "text": move_text,
+                        "seat": mover,
+                        "clock_ms": clock,
+                        "played_at": now,
+                    }
+                    for offset, ((_, mover, move_text, _), clock) in enumerate(
+                        zip(change.moves, change.move_clocks, strict=True)
+                    )
+                ],
+            )
+        if self.dialect == "postgresql":
+            await session.execute(
+                sql_text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{live.id}:{live.version + 1}"},
+            )
+
+    async def _commit(self, live: LiveGame, change: _Change) -> None:
+        """Commit a change (call with the lock held), then apply it in memory and announce it.
+
+        Raises:
+            _StaleError: another process changed the game first; this copy was brought up to date, and
+                nothing was written.
+        """
+        try:
+            async with self._transaction() as session:
+                await self._write(session, live, change)
+        except _StaleError:
+            await self._sync(live, force=True)
+            raise
+        self._apply(live, change)
+
+    def _apply(self, live: LiveGame, change: _Change) -> None:
+        if change.truncate_to is not None:
+            keep = change.truncate_to
+            del live.states[keep + 1 :], live.moves[keep:], live.texts[keep:], live.movers[keep:]
+        for move, mover, move_text, after in change.moves:
+            live.states.append(after)
+            live.moves.append(move)
+            live.texts.append(move_text)
+            live.movers.append(mover)
+        live.version += 1
+        live.clock_ms = change.clock_ms
+        live.turn_started = change.turn_started
+        live.status, live.result, live.termination = change.status, change.result, change.termination
+        live.updated_at = self.now()
+        if change.moves or change.truncate_to is not None:
+            live.notice = None
+        self._publish(live)
 
     async def _finish(self, live: LiveGame, *, resigned: int, termination: str) -> None:
         """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held."""
         record = Record({})
         finish_record(record, live.state, resigned=resigned, termination=termination)
-        now = self.now()
-        async with self._transaction() as session:
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == live.id)
-                .values(
-                    version=live.version + 1,
-                    status="finished",
-                    result=record.result,
-                    termination=record.termination,
-                    updated_at=now,
-                )
-            )
-        live.version += 1
-        live.status, live.result, live.termination = "finished", record.result, record.termination
-        live.updated_at = now
-        self._publish(live)
+        clock = list(live.clock_ms) if live.clock_ms is not None else None
+        if termination == "time forfeit" and clock is not None:
+            clock[resigned] = 0
+        change = _Change(
+            moves=[],
+            clock_ms=clock,
+            turn_started=live.turn_started,
+            status="finished",
+            result=record.result,
+            termination=record.termination,
+        )
+        await self._commit(live, change)
+        logger.info("game %s finished: %s (%s)", live.id, record.result, record.termination)
 
     def _deadline(self, live: LiveGame) -> tuple[int, datetime.datetime] | None:
         """The seat whose clock is running and when it runs out, if a clock is running."""
@@ -744,7 +1235,10 @@ class GameService:
         deadline = self._deadline(live)
         if deadline is None or self.now() < deadline[1]:
             return False
-        await self._finish(live, resigned=deadline[0], termination="time forfeit")
+        try:
+            await self._finish(live, resigned=deadline[0], termination="time forfeit")
+        except _StaleError:
+            return not live.is_active
         return True
 
     def _clock_view(self, live: LiveGame) -> dict[str, Any] | None:
@@ -795,32 +1289,67 @@ class GameService:
         delay = (deadline - self.now()).total_seconds()
         await asyncio.sleep(max(0.0, delay) + 0.05)
         async with live.lock:
+            await self._sync(live)
             flagged = await self._flag_if_late(live)
         if flagged:
             live.timer = None
             if live.ai_task is not None:
                 live.ai_task.cancel()
 
+    async def _think_in_thread(self, spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+        return await asyncio.to_thread(choose_move, spec, seed, game_id, state, self.limits.budget())
+
     async def _ai_move(self, live: LiveGame) -> None:
-        """Let the AI seat to move choose in a worker thread; play its move if nothing changed meanwhile."""
+        """Let the AI seat to move choose (outside the event loop); play its move if nothing changed.
+
+        A computer player that fails or runs past its time plays a random move instead; the failure is
+        logged, and the players are told (the snapshot's ``notice``).
+        """
         version, state = live.version, live.state
         seat = state.to_move
         assert seat is not None and seat != CHANCE
-        agent = live.agents.get(seat)
-        if agent is None:
-            spec = live.seats[seat].agent or "random"
-            agent = make_agent(spec, seed=self.rng.randrange(2**31), game=live.game.id)
-            live.agents[seat] = agent
-        move = await asyncio.to_thread(agent.select_move, state)
+        spec = live.seats[seat].agent or "random"
+        notice = None
+        try:
+            move_text = await asyncio.wait_for(
+                self.think(spec, self.rng.randrange(2**31), live.game.id, state),
+                self.limits.max_seconds + self.limits.grace_seconds,
+            )
+            move = state.parse_move(move_text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            reason = "took too long" if isinstance(error, TimeoutError) else f"failed ({error})"
+            logger.error("game %s: the computer player %s %s; it plays a random move", live.id, spec, reason)
+            notice = f"{live.seats[seat].name} {reason}, so a random move was played for it."
+            moves = state.legal_moves()
+            move = moves[self.rng.randrange(len(moves))]
         async with live.lock:
             if live.version != version or not live.is_active:
                 return
             if await self._flag_if_late(live):
                 return
-            await self._commit_move(live, move, seat)
-            await self._play_chance(live)
+            try:
+                await self._commit(live, self._change(live, [(move, seat)]))
+            except _StaleError:
+                return
+            if notice is not None:
+                live.notice = notice
+                live.cached = None
+                self._publish(live)
         live.ai_task = None
         self._after_event(live)
+
+
+def _waiting_of(live: LiveGame, status: str, state: State[Any]) -> str | None:
+    if status != "active":
+        return None
+    mover = state.to_move
+    if mover == CHANCE:
+        return WAITING_CHANCE
+    if mover is None:
+        return None
+    return WAITING_AI if live.seats[mover].kind == AI else WAITING_PERSON
 
 
 def position_step(
@@ -871,7 +1400,7 @@ def _mode_of(seats: Sequence[Seat], mode: str | None) -> str:
     return mode
 
 
-def _make_seat(game: Game[Any], number: int, request: SeatRequest) -> Seat:
+def _make_seat(game: Game[Any], number: int, request: SeatRequest, limits: ComputerLimits) -> Seat:
     seat_name = game.player_names[number]
     name = (request.name or "").strip()
     if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
@@ -885,9 +1414,9 @@ def _make_seat(game: Game[Any], number: int, request: SeatRequest) -> Seat:
                 400, f"{seat_name} is an AI seat but no level was given; levels: {', '.join(level_names())}"
             )
         try:
-            make_agent(spec, seed=0, game=game.id)
-        except ShogamesError as error:
-            raise ServiceError(400, f"{seat_name}: {error}") from None
+            spec = limits.check(spec, game.id)
+        except ServiceError as error:
+            raise ServiceError(400, f"{seat_name}: {error.message}") from None
         return Seat(number, name or f"AI {spec}", AI, spec, None)
     raise ServiceError(400, f"{seat_name}: seat kind must be {PERSON!r} or {AI!r}, got {request.kind!r}")
 

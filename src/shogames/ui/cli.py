@@ -548,29 +548,42 @@ def analyse_command(
     "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port; more than one needs PostgreSQL (see docs/web.md).",
+)
+@click.option(
     "--log-level",
-    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    type=click.Choice(["debug", "info", "warning", "error"]),
     default="info",
     show_default=True,
-    help="Level of the server's log (refused requests at debug, unexpected errors at error).",
+    help="Level of the server's log (debug also logs every refused request).",
 )
 @click.option(
     "--no-quotas",
     is_flag=True,
     help="No quotas per client on new games and WebSockets (load tests on loopback).",
 )
-def serve_command(host: str, port: int, database: str | None, log_level: str, no_quotas: bool) -> None:
+def serve_command(
+    host: str, port: int, database: str | None, workers: int, log_level: str, no_quotas: bool
+) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
     from shogames.server.app import Quotas, serve
     from shogames.server.db import DEFAULT_DATABASE_URL
 
-    serve(
-        host,
-        port,
-        database or DEFAULT_DATABASE_URL,
-        log_level=log_level,
-        quotas=None if no_quotas else Quotas(),
-    )
+    try:
+        serve(
+            host,
+            port,
+            database or DEFAULT_DATABASE_URL,
+            workers=workers,
+            log_level=log_level,
+            quotas=None if no_quotas else Quotas(),
+        )
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
 
 
 if __name__ == "__main__":  # python -m shogames.ui.cli, as the server tests start it

@@ -1,6 +1,7 @@
 // Drawing a position with its game's renderer, and the move list: shared by the game page and the viewer.
-// Each game's renderer (games/<game>.js) returns SVG markup whose clickable parts carry data-target ids;
-// this module adds the classes that show the last move, the possible next clicks and the clicks made.
+// Each game's renderer (/static/games/<game>/renderer.js, from its package) returns SVG markup whose
+// clickable parts carry data-target ids; this module adds the classes that show the last move, the
+// possible next clicks and the clicks made.
 
 const renderers = new Map();
 
@@ -9,11 +10,11 @@ export async function loadRenderer(gameId) {
     if (!document.querySelector(`link[data-game-css="${gameId}"]`)) {
       const link = document.createElement("link");
       link.rel = "stylesheet";
-      link.href = `/static/games/${gameId}.css`;
+      link.href = `/static/games/${gameId}/renderer.css`;
       link.dataset.gameCss = gameId;
       document.head.append(link);
     }
-    renderers.set(gameId, await import(`/static/games/${gameId}.js`));
+    renderers.set(gameId, await import(`/static/games/${gameId}/renderer.js`));
   }
   return renderers.get(gameId);
 }

@@ -11,16 +11,8 @@ const seatsBox = document.getElementById("seats");
 const formError = document.getElementById("form-error");
 const clockKind = document.getElementById("clock-kind");
 
-const BLURBS = {
-  shobu: "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour",
-  shoo: "a 9×9 travelling game with neutral horses, shooing and hushing",
-  sho: "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra",
-  shogammon: "shogi played with two dice and stacked points",
-};
-
-const ORDER = ["shoo", "shobu", "sho", "shogammon"];
-catalog.games.sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
-let gameId = new URLSearchParams(location.search).get("game") ?? "shobu";
+// The catalog lists the games in their display order, each with its blurb and suggested clock.
+let gameId = new URLSearchParams(location.search).get("game");
 if (!catalog.games.some((game) => game.id === gameId)) gameId = catalog.games[0].id;
 
 for (const game of catalog.games) {
@@ -35,7 +27,7 @@ for (const game of catalog.games) {
     gameId = game.id;
     fillRules();
   });
-  label.append(input, text("strong", game.name), text("span", BLURBS[game.id] ?? "", "blurb"));
+  label.append(input, text("strong", game.name), text("span", game.blurb, "blurb"));
   gameChoice.append(label);
 }
 
@@ -59,7 +51,13 @@ function fillRules() {
     list.append(text("dt", `${setting.name}=${setting.default}`), text("dd", `${setting.description} (${setting.values})`));
   }
   settingsHelp.append(list);
-  clockKind.value = game.id === "shoo" ? "per_move" : "none";
+  const clock = game.clock;
+  clockKind.value = clock ? clock.kind : "none";
+  if (clock?.kind === "per_move") document.getElementById("clock-seconds").value = clock.seconds;
+  if (clock?.kind === "fischer") {
+    document.getElementById("clock-minutes").value = clock.minutes;
+    document.getElementById("clock-increment").value = clock.increment;
+  }
   clockKind.dispatchEvent(new Event("change"));
   refreshSeats();
 }

@@ -1,4 +1,4 @@
-// Helpers shared by the board renderers (games/<game>.js).
+// Helpers shared by the board renderers (each game's static/renderer.js).
 
 // Text made safe to put inside SVG markup, in element content or in an attribute.
 export function esc(text) {

@@ -1,11 +1,12 @@
 """What the browser is told about a position: a drawing description and the clicks that make each move.
 
-Each game has a view module here (``shogames.server.views.<game id>``) with two functions:
+Each game names its view module in :attr:`Game.view_module <shogames.core.protocol.Game.view_module>`
+(the four games' are ``shogames.games.<game id>.view``). A view module provides two functions:
 
 ``position_view(state) -> dict``
-    A JSON-ready description of the position for that game's renderer in the browser
-    (``static/games/<game id>.js``): the board, hands, dice, stacks, whatever the game shows. It reads the
-    state's public attributes and holds no rules: legality stays in the game module.
+    A JSON-ready description of the position for that game's renderer in the browser: the board, hands,
+    dice, stacks, whatever the game shows. It reads the state's public attributes, never the position
+    text, and holds no rules: legality stays in the game module.
 
 ``move_clicks(state, move) -> tuple[str, ...]``
     The *targets* a person clicks, in order, to make ``move`` (a legal move of a seat, never a chance
@@ -16,7 +17,14 @@ Each game has a view module here (``shogames.server.views.<game id>``) with two 
 
     Over the legal moves of one state the click sequences are all different and none is a prefix of
     another, so that a person's clicks always end at exactly one move. ``tests/test_web_views.py`` checks
-    this over random games of every game and setting preset.
+    this over random games of every registered game and setting preset.
+
+Beside the view module, its folder ``static/`` holds the browser's files: ``renderer.js``, an ES module
+whose ``render(view, {orientation, names})`` returns the board as SVG markup, and ``renderer.css``. The web
+app serves that folder at ``/static/games/<game id>/`` (:func:`game_assets`).
+
+A game without a view module gets :mod:`shogames.server.views.generic`: its diagram as text and each
+legal move as a button, so every registered game can be played in the browser.
 
 The browser narrows the legal moves as clicks come in: after clicks ``c1 .. ck`` it highlights every
 ``c(k+1)`` of the moves that begin with them, and plays the move once its whole sequence is clicked.
@@ -27,10 +35,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Hashable
-from types import ModuleType
-from typing import Any, Protocol, cast
+from pathlib import Path
+from typing import Any, Final, Protocol, cast
 
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+
+from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, State
+from shogames.core.registry import game_class
 
 OPTION_PREFIX = "opt:"
 """Targets that start with this are choices shown as buttons, not things on the board."""
@@ -48,17 +61,62 @@ class GameViews(Protocol):
         ...
 
 
-def views_for(game_id: str) -> GameViews:
-    """The view module of a game.
+GENERIC_VIEW: Final = "shogames.server.views.generic"
+"""The view module of a game that names none."""
+
+
+def view_module_name(game_id: str) -> str:
+    """The dotted name of the view module of a registered game (the generic one if it names none).
 
     Raises:
-        KeyError: the game has no view module (it cannot be shown in the browser).
+        SettingsError: no game has that id.
     """
+    return game_class(game_id).view_module or GENERIC_VIEW
+
+
+def views_for(game_id: str) -> GameViews:
+    """The view module of a registered game.
+
+    Raises:
+        SettingsError: no game has that id.
+        ImportError: the game's view module cannot be imported.
+    """
+    return cast(GameViews, importlib.import_module(view_module_name(game_id)))
+
+
+def assets_folder(game_id: str) -> Path:
+    """The folder of a game's browser files (``renderer.js``, ``renderer.css``): ``static/`` beside its view.
+
+    Raises:
+        SettingsError: no game has that id.
+        ImportError: the game's view module cannot be imported.
+    """
+    module = importlib.import_module(view_module_name(game_id))
+    if module.__file__ is None:
+        raise ImportError(f"the view module {module.__name__} has no folder")
+    return Path(module.__file__).parent / "static"
+
+
+async def _game_asset(game_id: str, file_name: str) -> Response:
     try:
-        module: ModuleType = importlib.import_module(f"{__name__}.{game_id}")
-    except ModuleNotFoundError:
-        raise KeyError(f"no browser view for game {game_id!r}") from None
-    return cast(GameViews, module)
+        folder = assets_folder(game_id)
+    except (ShogamesError, ImportError):
+        return PlainTextResponse(f"no browser files for game {game_id!r}", status_code=404)
+    path = folder / file_name
+    if file_name.startswith(".") or not path.is_file():
+        return PlainTextResponse(f"game {game_id!r} has no browser file {file_name!r}", status_code=404)
+    return FileResponse(path)
+
+
+def game_assets() -> FastAPI:
+    """An ASGI app serving ``/<game id>/<file>`` from each game's :func:`assets_folder`.
+
+    The web app mounts it at ``/static/games``; games are looked up in the registry when asked for, so a
+    game registered after the app started is served too.
+    """
+    assets = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    assets.add_api_route("/{game_id}/{file_name}", _game_asset, methods=["GET", "HEAD"])
+    return assets
 
 
 def legal_move_views(state: State[Any]) -> list[dict[str, Any]]:

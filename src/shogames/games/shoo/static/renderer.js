@@ -1,4 +1,4 @@
-// Shoo: draws the position described by shogames.server.views.shoo.position_view as an SVG string.
+// Shoo: draws the position described by shogames.games.shoo.view.position_view as an SVG string.
 //
 // The field is drawn on grass inside a wooden frame, with both home areas tinted in their owner's
 // colour. Above and below it are the two sides' panels (the side nearest its first row, as on the real

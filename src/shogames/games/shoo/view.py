@@ -145,12 +145,8 @@ def _squares(mask: int) -> list[str]:
 
 
 def _phase(state: ShooState) -> str:
-    side_field = state.to_text().split()[1]
-    if side_field == "toss":
-        return "toss"
-    if side_field.startswith("choice-"):
-        return "choice"
-    return "over" if state.is_terminal() else "play"
+    phase = state.phase
+    return "over" if phase == "play" and state.is_terminal() else phase
 
 
 def position_view(state: State[Any]) -> dict[str, Any]:

@@ -8,18 +8,25 @@ after ``max_plies`` plies without a winner the game is cut as a draw (returns 0 
 Moves are ints: at a chance node the number thrown, written ``d1``..``d3``; for a player the steps
 advanced, written ``+1``..``+3``. Positions are written ``"<pos0>,<pos1> <turn> <throw or -> <ply>"``,
 where ``turn`` is the seat whose turn it is (about to throw, or to move after the throw).
+
+This package is also the example of a fifth game living in one place: the rules here, the browser view in
+``view.py`` and its renderer in ``static/``. Tests add it with :func:`register_toy_games`; the browser
+tests install it in the server as an outside package would, through an entry point (``test_browser.py``).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from shogames.core import registry
 from shogames.core.errors import IllegalMoveError, NotationError
 from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import ENTRY_POINT_GROUP
 from shogames.core.settings import Setting, SettingValue
 
 DIE: tuple[tuple[int, Fraction], ...] = ((1, Fraction(1, 2)), (2, Fraction(1, 3)), (3, Fraction(1, 6)))
@@ -31,6 +38,8 @@ class DiceRaceGame(Game["DiceRaceState"]):
     id: ClassVar[str] = "toy_dice_race"
     name: ClassVar[str] = "Dice race (test game)"
     version: ClassVar[int] = 1
+    blurb: ClassVar[str] = "a race to the target square with a three-sided die (a test game)"
+    view_module: ClassVar[str | None] = "toy_games.view"
     setting_specs: ClassVar[tuple[Setting, ...]] = (
         Setting("target", 10, "the square that wins", minimum=2, maximum=50),
         Setting("max_plies", 80, "plies before the game is cut as a draw", minimum=2),
@@ -188,3 +197,20 @@ def registered_game_ids() -> list[str]:
     """The ids of every registered game, after :func:`register_toy_games`."""
     register_toy_games()
     return [cls.id for cls in registry.available_games()]
+
+
+def write_distribution(
+    folder: Path, entry_points: dict[str, str], modules: dict[str, str] | None = None
+) -> None:
+    """Write an installed distribution as :mod:`importlib.metadata` finds it on ``sys.path``.
+
+    ``folder`` gets ``shogames_extra-1.0.dist-info`` declaring ``entry_points`` (name to ``module:Class``)
+    in the group the registry reads, and one ``<name>.py`` per entry of ``modules`` (name to source).
+    """
+    info = folder / "shogames_extra-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shogames-extra\nVersion: 1.0\n")
+    lines = "".join(f"{name} = {value}\n" for name, value in entry_points.items())
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{lines}")
+    for name, source in (modules or {}).items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(source))

@@ -34,8 +34,8 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.notation import is_number, read_number, shown
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 # Move kinds.
@@ -262,13 +262,15 @@ _SETTINGS: Final = (
 )
 
 
-@register
 class ShoGame(Game["ShoState"]):
     """Sho under fixed settings; see ``docs/games/sho.md`` for each setting's effect."""
 
     id = "sho"
     name = "Sho"
     version = 1
+    blurb = "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra"
+    display_order = 3
+    view_module = "shogames.games.sho.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {},
@@ -495,8 +497,57 @@ class ShoState(State[ShoMove]):
 
     @property
     def turns(self) -> int:
-        """Seat turns completed."""
+        """Seat turns completed: what ``max_turns`` counts."""
         return self._turns
+
+    @property
+    def phase(self) -> str:
+        """The step's phase: ``"throw"``, ``"move"``, ``"follow"`` or ``"draw"``.
+
+        ``throw``: the dice are to be thrown; ``follow``: the second part of a flexible pa ra, or a
+        finishing overflow; ``draw``: the draw of the first seat.
+        """
+        return _PHASE_NAMES[self._phase]
+
+    @property
+    def paras(self) -> int:
+        """How many pa ra (1,1) were thrown in this step so far."""
+        return self._paras
+
+    @property
+    def first_throw(self) -> tuple[int, int] | None:
+        """The step's first throw as (low, high) faces, or ``None``; with no pa ra it is the last throw."""
+        return self._first
+
+    @property
+    def moved_stack(self) -> int | None:
+        """In the follow phase, the position of the stack that may not move again, else ``None``."""
+        return self._follow[0] if self._follow[0] >= 0 else None
+
+    @property
+    def has_bonus_throw(self) -> bool:
+        """In the follow phase, whether the step's first part already earned another throw."""
+        return bool(self._follow[1])
+
+    @property
+    def banked_throws(self) -> int:
+        """Under ``para_mode=pool``: bonus throws earned in this step and still to take."""
+        return self._banked
+
+    @property
+    def shomo(self) -> frozenset[int]:
+        """Under ``opening_kill=topup3_on_shomo``: the positions of the opening stacks (Sho-mo)."""
+        return self._shomo
+
+    @property
+    def entered(self) -> tuple[bool, ...]:
+        """Per side, whether it has ever entered a coin."""
+        return self._entered
+
+    @property
+    def placings(self) -> tuple[int, ...]:
+        """Under ``play_to_placings``: the sides that have finished, first finisher first."""
+        return self._placed
 
     def stack_at(self, position: int) -> tuple[int, int] | None:
         """The (side, size) of the stack on ``position`` (1 .. goal - 1), or ``None``."""
@@ -1100,13 +1151,18 @@ class ShoState(State[ShoMove]):
         elif match.group("first"):
             move = ShoMove(FIRST, coins=int(match.group("first")) - 1)
         else:
-            values = tuple(sorted(int(v) for v in re.split(r"\s*\+\s*", match.group("values").strip())))
+            values = tuple(
+                sorted(
+                    read_number(v, f"a value in {shown(text)}")
+                    for v in re.split(r"\s*\+\s*", match.group("values").strip())
+                )
+            )
             if 0 in values:
                 raise NotationError(f"{text!r}: values are 1 or more")
             if match.group("hand") is not None:
                 coins = match.group("coins")
                 if coins:
-                    move = ShoMove(ENTER, values=values, coins=int(coins))
+                    move = ShoMove(ENTER, values=values, coins=read_number(coins, "the coins entering"))
                 else:
                     entries = [m for m in self.legal_moves() if m.kind == ENTER and m.values == values]
                     if len(entries) > 1:
@@ -1116,7 +1172,7 @@ class ShoState(State[ShoMove]):
                         )
                     move = entries[0] if entries else ShoMove(ENTER, values=values, coins=1)
             else:
-                move = ShoMove(MOVE, int(match.group("source")), values)
+                move = ShoMove(MOVE, read_number(match.group("source"), "the stack's position"), values)
         if move in self.legal_moves():
             return move
         raise IllegalMoveError(f"{text.strip()!r}: {self._why_illegal(move)}")
@@ -1209,9 +1265,9 @@ class ShoState(State[ShoMove]):
 _MOVE_RE: Final = re.compile(
     r"""^\s*(?:
         (?P<word>pass|rethrow)
-      | (?P<low>\d)\s*-\s*(?P<high>\d)
+      | (?P<low>[0-9])\s*-\s*(?P<high>[0-9])
       | first\s*:\s*(?P<first>[1-4])
-      | (?:(?P<hand>h)\s*(?P<coins>\d*)|(?P<source>\d+))\s*:\s*(?P<values>\d+(?:\s*\+\s*\d+)*)
+      | (?:(?P<hand>h)\s*(?P<coins>[0-9]*)|(?P<source>[0-9]+))\s*:\s*(?P<values>[0-9]+(?:\s*\+\s*[0-9]+)*)
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -1230,9 +1286,9 @@ def _remove(values: tuple[int, ...], spent: tuple[int, ...]) -> tuple[int, ...]:
 
 def _read_counts(text: str, what: str, sides: int) -> tuple[int, ...]:
     parts = text.split("/")
-    if len(parts) != sides or not all(part.isdigit() for part in parts):
-        raise NotationError(f"{what} must be {sides} whole numbers separated by '/', got {text!r}")
-    return tuple(int(part) for part in parts)
+    if len(parts) != sides or not all(is_number(part) for part in parts):
+        raise NotationError(f"{what} must be {sides} whole numbers separated by '/', got {shown(text)}")
+    return tuple(read_number(part, what) for part in parts)
 
 
 def _read_position(game: ShoGame, text: str) -> ShoState:
@@ -1248,15 +1304,15 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     size = [0] * game.goal
     if fields[0] != "-":
         for entry in fields[0].split(","):
-            match = re.fullmatch(r"(\d+)([a-d])(\d+)", entry)
+            match = re.fullmatch(r"([0-9]+)([a-d])([0-9]+)", entry)
             if match is None:
                 raise NotationError(
-                    f"track entry {entry!r} is not position, side letter, size (such as 12b2)"
+                    f"track entry {shown(entry)} is not position, side letter, size (such as 12b2)"
                 )
             position, side, count = (
-                int(match.group(1)),
+                read_number(match.group(1), "a track position"),
                 SIDE_LETTERS.index(match.group(2)),
-                int(match.group(3)),
+                read_number(match.group(3), "a stack's size"),
             )
             if not 0 < position < game.goal or side >= sides or count < 1 or owner[position] >= 0:
                 raise NotationError(
@@ -1272,20 +1328,21 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
             raise NotationError(
                 f"side {SIDE_LETTERS[side]} has {total} coins in all; this game gives {game.coins}"
             )
-    if not fields[3].isdigit() or not 1 <= int(fields[3]) <= game.players:
-        raise NotationError(f"the seat to move must be 1..{game.players}, got {fields[3]!r}")
+    if not is_number(fields[3]) or not 1 <= read_number(fields[3], "the seat") <= game.players:
+        raise NotationError(f"the seat to move must be 1..{game.players}, got {shown(fields[3])}")
     seat = int(fields[3]) - 1
     phases = {name: phase for phase, name in _PHASE_NAMES.items()}
     if fields[4] not in phases:
         raise NotationError(f"the phase must be throw, move, follow or draw, got {fields[4]!r}")
     values: tuple[int, ...] = ()
     if fields[5] != "-":
-        if not re.fullmatch(r"\d+(,\d+)*", fields[5]):
-            raise NotationError(f"values must be numbers separated by commas, or -, got {fields[5]!r}")
-        values = tuple(sorted(int(v) for v in fields[5].split(",")))
-    for name, field in (("paras", fields[6]), ("turns", fields[8]), ("ply", fields[9])):
-        if not field.isdigit():
-            raise NotationError(f"{name} must be a whole number, got {field!r}")
+        if not re.fullmatch(r"[0-9]+(,[0-9]+)*", fields[5]):
+            raise NotationError(f"values must be numbers separated by commas, or -, got {shown(fields[5])}")
+        values = tuple(sorted(read_number(v, "a value") for v in fields[5].split(",")))
+    paras, turns, ply = (
+        read_number(field, name)
+        for name, field in (("paras", fields[6]), ("turns", fields[8]), ("ply", fields[9]))
+    )
     first = None
     if fields[7] != "-":
         match = re.fullmatch(r"([1-6])-([1-6])", fields[7])
@@ -1299,7 +1356,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     shomo: set[int] = set()
     for pair in fields[10:]:
         name, _, value = pair.partition("=")
-        if name == "moved" and value.isdigit() and 0 < int(value) < game.goal:
+        if name == "moved" and is_number(value) and 0 < read_number(value, "moved") < game.goal:
             moved = int(value)
         elif name == "bonus" and value == "1":
             bonus = 1
@@ -1307,10 +1364,10 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
             placed = tuple(SIDE_LETTERS.index(letter) for letter in value)
             if any(off[side] != game.coins for side in placed):
                 raise NotationError(f"placed={value}: every placed side has borne off all its coins")
-        elif name == "banked" and value.isdigit():
-            banked = int(value)
-        elif name == "shomo" and re.fullmatch(r"\d+(,\d+)*", value):
-            shomo = {int(part) for part in value.split(",")}
+        elif name == "banked" and is_number(value):
+            banked = read_number(value, "banked")
+        elif name == "shomo" and re.fullmatch(r"[0-9]+(,[0-9]+)*", value):
+            shomo = {read_number(part, "a Sho-mo position") for part in value.split(",")}
             if (
                 any(owner[position] < 0 for position in shomo if position < game.goal)
                 or max(shomo) >= game.goal
@@ -1342,10 +1399,10 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         seat=seat,
         phase=phases[fields[4]],
         values=values,
-        paras=int(fields[6]),
+        paras=paras,
         first=first,
-        turns=int(fields[8]),
-        ply=int(fields[9]),
+        turns=turns,
+        ply=ply,
         winner=winner,
         follow=(moved, bonus),
         banked=banked,

@@ -1,10 +1,10 @@
 // Shobu: four 4x4 wooden boards (two dark, two light) in a 2x2 layout, a rope between the two halves,
-// black and white river stones. Reads the view of shogames/server/views/shobu.py.
+// black and white river stones. Reads the view of shogames/games/shobu/view.py.
 //
 // Every square is a click target <g data-target="sq:<board>:<square>"> holding (bottom to top) a
 // highlight rect, a dot (shown on a selectable empty square), a ring (shown round a selectable stone)
 // and a ghost stone of the mover's colour (shown on a selected empty square: the passive move's
-// destination). The app sets the classes selectable / selected / last on these groups; shobu.css
+// destination). The app sets the classes selectable / selected / last on these groups; renderer.css
 // styles them.
 
 import { esc } from "/static/svg.js";
@@ -114,7 +114,7 @@ function ropeSvg(y) {
 
 /**
  * The SVG of a Shobu position.
- * @param {object} view the position view (see shogames/server/views/shobu.py)
+ * @param {object} view the position view (see shogames/games/shobu/view.py)
  * @param {{orientation?: number, names?: string[]}} options seat shown at the bottom (0 Black, 1 White)
  * @returns {string} an <svg> element
  */

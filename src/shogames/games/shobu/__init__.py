@@ -44,8 +44,8 @@ from collections.abc import Hashable, Mapping
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError
+from shogames.core.notation import read_number
 from shogames.core.protocol import Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 BLACK: Final = 0
@@ -281,7 +281,6 @@ def _vector(from_bit: int, to_bit: int) -> tuple[int, int] | None:
     return _DIRECTION_VECTORS.index(unit), distance
 
 
-@register
 class ShobuGame(Game["ShobuState"]):
     """Shobu under fixed settings.
 
@@ -293,6 +292,9 @@ class ShobuGame(Game["ShobuState"]):
     id = "shobu"
     name = "Shobu"
     version = 1
+    blurb = "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour"
+    display_order = 2
+    view_module = "shogames.games.shobu.view"
     setting_specs = (
         Setting("max_turns", 300, "turns before the game is cut and drawn (length cap)", minimum=1),
         Setting(
@@ -342,9 +344,7 @@ class ShobuGame(Game["ShobuState"]):
         seat = BLACK if fields[4] == "b" else WHITE
         turns = 0
         if len(fields) == 6:
-            if not fields[5].isdigit():
-                raise NotationError(f"turns played must be a whole number, got {fields[5]!r}")
-            turns = int(fields[5])
+            turns = read_number(fields[5], "turns played")
         winner: int | None = None
         empty_boards = [
             (stones_seat, BOARD_NAMES[board])

@@ -30,8 +30,8 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
+from shogames.core.notation import read_number, shown
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
 from shogames.core.settings import Setting, SettingValue
 
 BLACK: Final = 0
@@ -238,13 +238,15 @@ def _read_custom_map(text: str) -> dict[int, int]:
     return faces
 
 
-@register
 class ShogammonGame(Game["ShogammonState"]):
     """Shogammon under fixed settings; see ``docs/games/shogammon.md``."""
 
     id = "shogammon"
     name = "Shogammon"
     version = 1
+    blurb = "shogi played with two dice and stacked points"
+    display_order = 4
+    view_module = "shogames.games.shogammon.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {"die_map": "classic"},
@@ -359,6 +361,11 @@ class ShogammonState(State[ShogammonMove]):
     def side(self) -> int:
         """The side whose turn it is: :data:`BLACK` or :data:`WHITE`."""
         return self._side
+
+    @property
+    def turns(self) -> int:
+        """Turns completed (a turn is a roll and its moves): what ``max_turns`` counts."""
+        return self._turns
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -956,13 +963,14 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
         raise NotationError(f"the side to move is b or w, got {fields[1]!r}")
     hands = [0] * 16
     if fields[2] != "-":
-        for count, letter in re.findall(r"(\d*)([PLNSGBRplnsgbr])", fields[2]):
+        if not re.fullmatch(r"([0-9]*[PLNSGBRplnsgbr])+", fields[2]):
+            raise NotationError(f"the hand is SFEN pieces such as 2P1l, or -, got {shown(fields[2])}")
+        for count, letter in re.findall(r"([0-9]*)([PLNSGBRplnsgbr])", fields[2]):
             colour = BLACK if letter.isupper() else WHITE
-            if count and int(count) < 1:
+            number = read_number(count, "a hand count") if count else 1
+            if number < 1:
                 raise NotationError(f"a hand count is 1 or more, got {count}{letter}")
-            hands[8 * colour + LETTERS.index(letter.upper())] += int(count or 1)
-        if not re.fullmatch(r"(\d*[PLNSGBRplnsgbr])+", fields[2]):
-            raise NotationError(f"the hand is SFEN pieces such as 2P1l, or -, got {fields[2]!r}")
+            hands[8 * colour + LETTERS.index(letter.upper())] += number
     counts = dict.fromkeys(range(1, 9), 0)
     for piece in (*lower, *upper):
         if piece:
@@ -972,15 +980,14 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
     for kind, most in ((PAWN, 18), (LANCE, 4), (KNIGHT, 4), (SILVER, 4), (GOLD, 4), (BISHOP, 2), (ROOK, 2)):
         if counts[kind] > most:
             raise NotationError(f"the position has {counts[kind]} {LETTERS[kind]}; a shogi set has {most}")
-    if not fields[3].isdigit() or int(fields[3]) < 1:
+    if read_number(fields[3], "the turn number") < 1:
         raise NotationError(f"the turn number is a whole number from 1, got {fields[3]!r}")
     dice: tuple[int, ...] = ()
     if fields[4] != "-":
         if not re.fullmatch(r"[1-6](-[1-6])?", fields[4]):
             raise NotationError(f"the dice left are -, a roll such as 1-6, or one face, got {fields[4]!r}")
         dice = tuple(sorted(int(face) for face in fields[4].split("-")))
-    if not fields[5].isdigit():
-        raise NotationError(f"the ply is a whole number, got {fields[5]!r}")
+    ply = read_number(fields[5], "the ply")
     return ShogammonState(
         game,
         lower=tuple(lower),
@@ -988,8 +995,8 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
         hands=tuple(hands),
         side=BLACK if fields[1] == "b" else WHITE,
         dice=dice,
-        turns=int(fields[3]) - 1,
-        ply=int(fields[5]),
+        turns=read_number(fields[3], "the turn number") - 1,
+        ply=ply,
     )
 
 

@@ -1,9 +1,8 @@
-"""Sho in the browser: what the renderer (``static/games/sho.js``) is told, and the clicks of each move.
+"""Sho in the browser: what the renderer (``static/renderer.js``) is told, and the clicks of each move.
 
 The view reads the state's public facts (``stack_at``, ``hand``, ``borne_off``, ``values``, ``seat``,
-``side``, ``to_move``, ``winner_side``, ...) and, for the step's details that have no property of their
-own (the phase, the pa ra count, the step's first throw, ``moved=``, ``banked=``, Sho-mo, placings,
-who has entered), the documented position text of :meth:`ShoState.to_text`. It holds no rules.
+``side``, ``to_move``, ``phase``, ``paras``, ``first_throw``, ``moved_stack``, ``placings``, ...), never
+the position text. It holds no rules.
 
 View fields (``position_view``)
 -------------------------------
@@ -77,15 +76,8 @@ from shogames.core.protocol import CHANCE, State
 from shogames.games.sho import ENTER, MOVE, PASS, RETHROW, SIDE_LETTERS, ShoMove, ShoState
 
 
-def _text_fields(state: ShoState) -> tuple[list[str], dict[str, str]]:
-    """The ten fixed fields of the position text and its optional ``name=value`` fields."""
-    fields = state.to_text().split()
-    extra = dict(pair.partition("=")[::2] for pair in fields[10:])
-    return fields[:10], extra
-
-
 def position_view(state: State[Any]) -> dict[str, Any]:
-    """A JSON-ready description of a Sho position for ``static/games/sho.js`` (fields in the module doc).
+    """A JSON-ready description of a Sho position for ``static/renderer.js`` (fields in the module doc).
 
     Args:
         state: a :class:`~shogames.games.sho.ShoState`.
@@ -95,11 +87,10 @@ def position_view(state: State[Any]) -> dict[str, Any]:
     """
     assert isinstance(state, ShoState)
     game = state.game
-    fields, extra = _text_fields(state)
     goal = game.goal
     stacks: list[dict[str, Any]] = []
     on_track = [0] * game.num_sides
-    shomo = {int(p) for p in extra["shomo"].split(",")} if "shomo" in extra else set()
+    shomo = state.shomo
     for position in range(1, goal):
         stack = state.stack_at(position)
         if stack is not None:
@@ -107,8 +98,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
             on_track[side] += size
             stacks.append({"pos": position, "side": side, "size": size, "shomo": position in shomo})
     seat_side = [game.side_of(seat) for seat in range(game.players)]
-    entered = set(extra.get("entered", ""))
-    placed = extra.get("placed", "")
+    placings = state.placings
     sides = [
         {
             "side": side,
@@ -118,15 +108,15 @@ def position_view(state: State[Any]) -> dict[str, Any]:
             "off": state.borne_off[side],
             "on_track": on_track[side],
             "coins": game.coins,
-            "entered": SIDE_LETTERS[side] in entered,
-            "place": placed.index(SIDE_LETTERS[side]) + 1 if SIDE_LETTERS[side] in placed else None,
+            "entered": state.entered[side],
+            "place": placings.index(side) + 1 if side in placings else None,
         }
         for side in range(game.num_sides)
     ]
     teams = [[0, 2], [1, 3]] if game.teams else None
     terminal = state.is_terminal()
-    first = None if fields[7] == "-" else [int(face) for face in fields[7].split("-")]
-    paras = int(fields[6])
+    first = None if state.first_throw is None else list(state.first_throw)
+    paras = state.paras
     dice = [1, 1] if paras and first is not None else first
     winner = state.winner_side
     winner_seats = (
@@ -146,14 +136,14 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "seat": state.seat,
         "side": state.side,
         "to_move": state.to_move,
-        "phase": "over" if terminal else fields[4],
+        "phase": "over" if terminal else state.phase,
         "values": list(state.values),
         "paras": paras,
         "first_throw": first,
         "dice": dice,
-        "moved": int(extra["moved"]) if "moved" in extra else None,
-        "bonus": extra.get("bonus") == "1",
-        "banked": int(extra.get("banked", "0")),
+        "moved": state.moved_stack,
+        "bonus": state.has_bonus_throw,
+        "banked": state.banked_throws,
         "para_mode": str(game.settings["para_mode"]),
         "turns": state.turns,
         "max_turns": int(game.settings["max_turns"]),

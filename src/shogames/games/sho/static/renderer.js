@@ -1,4 +1,4 @@
-// Sho (the Tibetan dice race): draws a position_view (src/shogames/server/views/sho.py) as SVG.
+// Sho (the Tibetan dice race): draws a position_view (src/shogames/games/sho/view.py) as SVG.
 //
 // The shells lie in a spiral that coils inward around the leather dice mat: the start is at the outer
 // end (bottom), the goal at the inner end. Position k (the notation's number) is the space just after

@@ -41,8 +41,8 @@ from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
-from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import register
+from shogames.core.notation import is_number, read_number, shown
+from shogames.core.protocol import CHANCE, Game, State, SuggestedClock
 from shogames.core.settings import Setting, SettingValue
 
 BLUE: Final = 0
@@ -96,6 +96,7 @@ CHOOSE: Final = 14
 """The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
 
 _PLAY, _TOSS, _CHOICE = 0, 1, 2
+_PHASE_NAMES: Final = ("play", "toss", "choice")
 
 
 class ShooMove(NamedTuple):
@@ -274,7 +275,6 @@ _SETTINGS: Final = (
 _MAX_HUSHES_PER_TURN: Final = 8 * 9 + 9
 
 
-@register
 class ShooGame(Game["ShooState"]):
     """Shoo under fixed settings; see ``docs/games/shoo.md`` for each setting's effect.
 
@@ -297,6 +297,10 @@ class ShooGame(Game["ShooState"]):
     id = "shoo"
     name = "Shoo"
     version = 1
+    blurb = "a 9×9 travelling game with neutral horses, shooing and hushing"
+    display_order = 1
+    suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
+    view_module = "shogames.games.shoo.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "designers": {"ruleset": "designers"},
@@ -484,6 +488,15 @@ class ShooState(State[ShooMove]):
     def side(self) -> int:
         """The side to move (or that would move): :data:`SOUTH` or :data:`NORTH`."""
         return self._side
+
+    @property
+    def phase(self) -> str:
+        """Where the game stands: ``"toss"``, ``"choice"`` or ``"play"``.
+
+        ``toss``: the coin toss (a chance move); ``choice``: the toss winner chooses the first move or the
+        odd horse; ``play``: moves on the field, also once the game is over.
+        """
+        return _PHASE_NAMES[self._phase]
 
     @property
     def south(self) -> int:
@@ -1520,9 +1533,9 @@ _OPTIONAL_FIELDS: Final = (
 
 def _read_counts(text: str, what: str) -> tuple[int, int]:
     parts = text.split("/")
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise NotationError(f"{what} must be two whole numbers 'South/North', got {text!r}")
-    return int(parts[0]), int(parts[1])
+    if len(parts) != 2 or not all(is_number(part) for part in parts):
+        raise NotationError(f"{what} must be two whole numbers 'South/North', got {shown(text)}")
+    return read_number(parts[0], what), read_number(parts[1], what)
 
 
 def _read_board(text: str) -> tuple[list[int], int, int, int]:
@@ -1543,7 +1556,9 @@ def _read_board(text: str) -> tuple[list[int], int, int, int]:
                 file += int(char)
                 continue
             if file >= SIZE:
-                break
+                raise NotationError(
+                    f"rank {rank + 1} ({shown(row)}) has more than 9 squares: {char!r} stands past file i"
+                )
             bit = 1 << (file + SIZE * rank)
             if char in "sSnN":
                 travellers[0 if char in "sS" else 1] |= bit
@@ -1562,7 +1577,7 @@ def _read_board(text: str) -> tuple[list[int], int, int, int]:
                 )
             file += 1
         if file != SIZE:
-            raise NotationError(f"rank {rank + 1} ({row!r}) has {file} squares, not 9")
+            raise NotationError(f"rank {rank + 1} ({shown(row)}) has {file} squares, not 9")
     return travellers, mounted, horses, held
 
 
@@ -1604,9 +1619,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
     stable_horses = _read_counts(fields[2], "stable horses")
     stable_travellers = _read_counts(fields[3], "stabled travellers")
     pasture = _read_counts(fields[4], "pastures")
-    if not fields[5].isdigit():
-        raise NotationError(f"the number of standing moves must be a whole number, got {fields[5]!r}")
-    moves = int(fields[5])
+    moves = read_number(fields[5], "the number of standing moves")
     extra: dict[str, str] = {}
     for pair in fields[6:]:
         name, sep, value = pair.partition("=")
@@ -1682,9 +1695,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
                 "after a hushable move no horse is held (a step, dismount or return holds none)"
             )
         held_before = parse_square(extra["held-before"]) if "held-before" in extra else -1
-        passes_before = (
-            int(extra.get("passes-before", "0")) if extra.get("passes-before", "0").isdigit() else -1
-        )
+        passes_before = {"0": 0, "1": 1}.get(extra.get("passes-before", "0"), -1)
         if passes_before not in (0, 1):
             raise NotationError(f"passes-before must be 0 or 1, got {extra.get('passes-before')!r}")
         hush = _HushContext(hushed, held_before, passes_before, barred)
@@ -1705,9 +1716,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
         end = "repetition"
     ply = _default_ply(game, phase, moves)
     if "ply" in extra:
-        if not extra["ply"].isdigit():
-            raise NotationError(f"ply must be a whole number, got {extra['ply']!r}")
-        ply = int(extra["ply"])
+        ply = read_number(extra["ply"], "ply")
     return ShooState(
         game,
         travellers=(travellers[0], travellers[1]),

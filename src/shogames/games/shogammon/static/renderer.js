@@ -1,4 +1,4 @@
-// Shogammon renderer: the view of src/shogames/server/views/shogammon.py drawn as one SVG string.
+// Shogammon renderer: the view of src/shogames/games/shogammon/view.py drawn as one SVG string.
 //
 // Layout (viewBox 960 x 700): the top player's hand stand on the left, the die map below it; the wooden
 // board in the middle (files across the top, ranks down the right edge); the dice on the right, and the
@@ -291,7 +291,7 @@ function defs() {
 
 /**
  * Draw a Shogammon position.
- * @param {object} view - the JSON of shogames.server.views.shogammon.position_view
+ * @param {object} view - the JSON of shogames.games.shogammon.view.position_view
  * @param {{orientation?: number, names?: string[]}} options - the seat shown at the bottom, seat names
  * @returns {string} an SVG element as markup
  */

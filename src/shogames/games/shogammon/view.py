@@ -110,7 +110,7 @@ def _status(state: ShogammonState, names: tuple[str, ...], winner: int | None) -
 
 
 def position_view(state: State[Any]) -> dict[str, Any]:
-    """The position as JSON-ready data for ``static/games/shogammon.js`` (fields in the module docstring).
+    """The position as JSON-ready data for ``static/renderer.js`` (fields in the module docstring).
 
     Args:
         state: a Shogammon state.
@@ -163,7 +163,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "die_map": [{"face": face, "kinds": kinds} for face, kinds in kinds_of.items()],
         "die_map_text": " ".join(f"{face}:{''.join(kinds)}" for face, kinds in kinds_of.items()),
         "face_of": {LETTERS[kind]: game.faces[kind] for kind in range(1, KING + 1)},
-        "turn": int(s.to_text().split()[3]),
+        "turn": s.turns + 1,
         "max_turns": game.max_turns,
         "ply": s.ply,
         "terminal": s.is_terminal(),
