@@ -119,6 +119,8 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=30_000)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes (serve --workers)")
+    parser.add_argument("--database", help="database URL for the server; a fresh SQLite file by default")
     parser.add_argument(
         "--url", help="a running server (started with --no-quotas); by default one is started"
     )
