@@ -93,6 +93,11 @@ async def fuzz(base: str, cases: int, seconds: float, seed: int) -> int:
             tally[f"http {response.status_code}"] += 1
             if response.status_code >= 500:
                 failures.append(f"{case.method} {case.path[:80]} {case.body!r:.100}: {response.text[:200]}")
+            elif response.status_code >= 400 and response.headers.get("content-type", "").startswith(
+                "text/html"
+            ):
+                if case.path.startswith("/api/") or response.status_code != 404:
+                    failures.append(f"{case.method} {case.path[:80]}: an HTML {response.status_code}")
             elif response.status_code >= 400:
                 try:
                     body = response.json()

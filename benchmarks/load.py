@@ -9,8 +9,9 @@ latency is the time from sending it to receiving the snapshot that contains it; 
 the database before it is announced, so this is the full path a player waits for. Each game plays at most
 ``--moves`` moves (dice and tosses thrown by the server are not counted) or until it ends.
 
-It prints one Markdown table row per run: moves/s, latency p50/p90/p99/max, and the server's CPU time per
-move (every process of the server, read from Linux's /proc; not with ``--url``).
+It prints one Markdown table row per run: moves refused, WebSockets the server dropped, moves/s, latency
+p50/p90/p99/max, and the server's CPU time per move (every process of the server, read from Linux's /proc;
+not with ``--url``). ``--log FILE`` keeps the server's log.
 
 Usage: python benchmarks/load.py [--games 50 200] [--moves 40] [--workers 1]
        [--database postgresql+asyncpg://...] [--seed 1] [--url http://127.0.0.1:8000]
@@ -24,12 +25,15 @@ import json
 import math
 import random
 import time
+from pathlib import Path
 
 import httpx
 import websockets
 from server_run import cpu_seconds, percentile, running_server, serve_has_workers
 
 GAMES = [("shobu", ""), ("shoo", ""), ("sho", "players=2"), ("shogammon", "")]
+DROPPED: list[str] = []
+"""The WebSockets the server closed on a game before its moves were played (with the close reason)."""
 
 
 async def play_one(base: str, index: int, moves: int, rng: random.Random, latencies: list[float]) -> int:
@@ -48,6 +52,18 @@ async def play_one(base: str, index: int, moves: int, rng: random.Random, latenc
         created = answer.json()
     tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
     uri = base.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
+    errors = 0
+    try:
+        errors = await play_over(uri, tokens, moves, rng, latencies)
+    except websockets.ConnectionClosedError as closed:
+        DROPPED.append(f"{created['id']}: {closed}")
+    return errors
+
+
+async def play_over(
+    uri: str, tokens: list[str], moves: int, rng: random.Random, latencies: list[float]
+) -> int:
+    """Play one game's moves over its WebSocket; returns the number of moves refused."""
     errors = 0
     async with websockets.connect(uri, max_size=2**24, open_timeout=120) as socket:
         snap = json.loads(await socket.recv())
@@ -82,6 +98,7 @@ async def play_one(base: str, index: int, moves: int, rng: random.Random, latenc
 async def run(base: str, games: int, moves: int, seed: int) -> tuple[list[float], int, float]:
     """Play the games; returns the latencies (s), the refused moves and the wall time."""
     latencies: list[float] = []
+    DROPPED.clear()
     started = time.perf_counter()
     errors = await asyncio.gather(
         *(
@@ -93,8 +110,8 @@ async def run(base: str, games: int, moves: int, seed: int) -> tuple[list[float]
 
 
 HEADER = (
-    "| workers | database | games | moves | refused | moves/s | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) "
-    "| server CPU per move (ms) |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| workers | database | games | moves | refused | dropped | moves/s | p50 (ms) | p90 (ms) | p99 (ms) "
+    "| max (ms) | server CPU per move (ms) |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 
@@ -104,9 +121,8 @@ def row(workers: int, database: str, games: int, result: tuple[list[float], int,
     figures = [percentile(ms, share) for share in (0.5, 0.9, 0.99)] + [max(ms)]
     per_move = "-" if math.isnan(cpu) else f"{cpu * 1000 / len(ms):.1f}"
     return (
-        f"| {workers} | {database} | {games} | {len(ms)} | {refused} | {len(ms) / elapsed:.1f} | "
-        + " | ".join(f"{value:.1f}" for value in figures)
-        + f" | {per_move} |"
+        f"| {workers} | {database} | {games} | {len(ms)} | {refused} | {len(DROPPED)} "
+        f"| {len(ms) / elapsed:.1f} | " + " | ".join(f"{value:.1f}" for value in figures) + f" | {per_move} |"
     )
 
 
@@ -118,6 +134,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (serve --workers)")
     parser.add_argument("--database", help="database URL for the server; a fresh SQLite file by default")
     parser.add_argument("--url", help="a running server to load instead of starting one")
+    parser.add_argument("--log", type=Path, help="keep the server's log here (appended)")
     args = parser.parse_args()
     kind = "postgresql" if args.database and args.database.startswith("postgresql") else "sqlite"
     if args.workers != 1 and not args.url and not serve_has_workers():
@@ -130,11 +147,13 @@ def main() -> None:
             result = asyncio.run(run(args.url.rstrip("/"), games, args.moves, args.seed))
             print(row(args.workers, "given server", games, result, float("nan")), flush=True)
             continue
-        with running_server(args.database, args.workers) as (base, process, _folder):
+        with running_server(args.database, args.workers, keep_log=args.log) as (base, process, _folder):
             before = cpu_seconds(process.pid)
             result = asyncio.run(run(base, games, args.moves, args.seed))
             cpu = cpu_seconds(process.pid) - before
         print(row(args.workers, kind, games, result, cpu), flush=True)
+        for dropped in DROPPED[:5]:
+            print(f"  dropped: {dropped}", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ session of its own, so :func:`cpu_seconds` and :func:`rss_bytes` add up every pr
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -25,22 +26,31 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 NO_WORKERS = "this `shogames serve` has no --workers option yet: run with --workers 1, not {workers}"
 
 
-def serve_has_workers() -> bool:
-    """Whether this ``shogames serve`` takes ``--workers``."""
+@functools.cache
+def serve_help() -> str:
+    """What ``shogames serve --help`` says (the options this version of the server takes)."""
     shown = subprocess.run(
         [sys.executable, "-m", "shogames.ui.cli", "serve", "--help"],
         capture_output=True,
         text=True,
         check=True,
     )
-    return "--workers" in shown.stdout
+    return shown.stdout
+
+
+def serve_has_workers() -> bool:
+    """Whether this ``shogames serve`` takes ``--workers``."""
+    return "--workers" in serve_help()
 
 
 @contextlib.contextmanager
 def running_server(
-    database: str | None = None, workers: int = 1
+    database: str | None = None, workers: int = 1, keep_log: Path | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    """A started server: yields its base URL, its process and the folder of its log (and SQLite file)."""
+    """A started server: yields its base URL, its process and the folder of its log (and SQLite file).
+
+    ``keep_log``: a file the server's log is appended to when it stops (the folder is removed).
+    """
     if workers != 1 and not serve_has_workers():
         raise SystemExit(
             f"this `shogames serve` has no --workers option: run with --workers 1, not {workers}"
@@ -49,12 +59,16 @@ def running_server(
         folder = Path(name)
         url = database or f"sqlite+aiosqlite:///{folder / 'bench.db'}"
         port = free_port()
-        # A load from one address would run into the quotas per client at once.
-        process = start_server(url, port, folder, workers=workers, options=["--no-quotas"])
+        # A load from one address would run into the quotas per client at once (older servers have none).
+        options = ["--no-quotas"] if "--no-quotas" in serve_help() else []
+        process = start_server(url, port, folder, workers=workers, options=options)
         try:
             yield f"http://127.0.0.1:{port}", process, folder
         finally:
             kill_server(process)
+            if keep_log is not None:
+                with keep_log.open("ab") as kept:
+                    kept.write((folder / f"server-{port}.log").read_bytes())
 
 
 def _session_of(pid: str) -> tuple[int, list[str]] | None:

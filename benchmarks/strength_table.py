@@ -20,6 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from shogames.agents import level_spec
+from shogames.games import BUILTIN_GAMES
 
 PAIRS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "random"))
 LADDER = ("random", "easy", "medium", "hard")
@@ -66,7 +67,7 @@ def draw_ladder(game: str, folder: Path) -> None:
 
 def main(games: list[str]) -> None:
     root = Path(__file__).resolve().parent.parent / "docs" / "strength"
-    for game in games or ["shobu", "shoo", "sho", "shogammon"]:
+    for game in games or sorted(BUILTIN_GAMES):
         print(f"### {game}\n")
         print("| level | agent |")
         print("|---|---|")

@@ -1,7 +1,8 @@
 """Shared test configuration: hypothesis profiles, and the databases the server tests run on.
 
 ``dev`` (the default) explores more examples; ``ci`` (chosen when the ``CI`` environment variable is set)
-keeps runs short and never fails a test for being slow on a busy machine.
+keeps runs short and never fails a test for being slow on a busy machine. Tests marked ``slow`` run only
+with ``--run-slow``.
 
 A test that asks for ``database_url`` runs twice: on a fresh SQLite file and on a fresh PostgreSQL database
 (see ``server_db``; skipped, with the reason, only when no PostgreSQL server was given). ``postgres_url`` is
@@ -22,6 +23,20 @@ from server_db import NO_POSTGRES, fresh_postgres_database, postgres_server, sql
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", help="also run the tests marked slow (long sweeps)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked slow run only with --run-slow (or when chosen with -m slow): they are for benchmarks."""
+    if config.getoption("--run-slow") or "slow" in (config.getoption("-m") or "").replace("not slow", ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -90,6 +90,7 @@ class Target:
     moves: dict[str, list[str]] = field(default_factory=dict)
     positions: list[str] = field(default_factory=list)
     records: list[str] = field(default_factory=list)
+    lessons: dict[str, list[str]] = field(default_factory=dict)
 
 
 def q(value: Any, safe: str = "") -> str:
@@ -256,7 +257,7 @@ class HttpCase:
 def http_case(rng: random.Random, target: Target) -> HttpCase:
     """A random hostile HTTP request to one of the server's routes."""
     game = game_id(rng, target)
-    kind = rng.randrange(16)
+    kind = rng.randrange(19)
     if kind == 0:
         pages = ["/viewer", f"/game/{game}", "/api/catalog", "/static/board.js"]
         return HttpCase("GET", rng.choice(pages if rng.random() < 0.9 else ["/"]))
@@ -308,7 +309,29 @@ def http_case(rng: random.Random, target: Target) -> HttpCase:
             "GET",
             rng.choice(["/nothing", "/api/nothing", "/static/../app.py", "/static/%00", "/" + "a" * 3000]),
         )
-    return HttpCase("GET", f"/api/games/{game}/{rng.choice(['moves', 'x', 'positions', 'record/extra'])}")
+    if kind == 15:
+        return HttpCase("GET", f"/api/games/{game}/{rng.choice(['moves', 'x', 'positions', 'record/extra'])}")
+    name = q(pick(rng, list(GAMES), 0.3))
+    if kind == 16:
+        pages = [
+            "/rules",
+            f"/rules/{name}",
+            "/learn",
+            f"/learn/{name}",
+            "/api/guides",
+            f"/api/lessons/{name}",
+        ]
+        return HttpCase("GET", rng.choice(pages))
+    if kind == 17:
+        lesson = q(pick(rng, target.lessons.get(name, []), 0.3))
+        moves = [move for known in target.moves.values() for move in known]
+        text = raw_json(rng, drop_or_keep(rng, {"move": pick(rng, moves, 0.4)}))
+        return HttpCase("POST", f"/api/lessons/{name}/{lesson}/try", text.encode())
+    if rng.random() < 0.5:  # a hint: a real token asks the strongest player to think, so few are real
+        text = raw_json(rng, drop_or_keep(rng, {"token": pick(rng, target.tokens.get(game, []), 0.95)}))
+        return HttpCase("POST", f"/api/games/{game}/hint", text.encode())
+    text = raw_json(rng, drop_or_keep(rng, {"record": pick(rng, target.records, 0.8)}))
+    return HttpCase("POST", "/api/analysis", text.encode())
 
 
 @dataclass
@@ -371,6 +394,10 @@ async def prepare(http: httpx.AsyncClient) -> Target:
         f"/api/games/{finished}/moves", json={"move": target.moves[finished][0], "token": tokens[0]}
     )
     record = (await http.get(f"/api/games/{finished}/record")).text
+    for game in GAMES:
+        lessons = await http.get(f"/api/lessons/{game}")
+        if lessons.status_code == 200:
+            target.lessons[game] = [lesson["id"] for lesson in lessons.json()["lessons"]]
     target.records = [record, record.replace("\n\n", "\n\n1. BDa1-a9 WLb1-b3\n", 1), '[Game "shoo"]\n']
     return target
 

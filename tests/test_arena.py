@@ -10,7 +10,17 @@ import pytest
 from click.testing import CliRunner
 
 from shogames.analysis import analyse_record
-from shogames.arena import GameResult, GameTask, elo_ratings, pair_scores, play_task, run_arena, tasks_for
+from shogames.arena import (
+    GameResult,
+    GameTask,
+    elo_ratings,
+    pair_scores,
+    play_task,
+    rate,
+    run_arena,
+    tasks_for,
+)
+from shogames.games import BUILTIN_GAMES
 from shogames.records import read_records, replay
 from shogames.ui.cli import main
 
@@ -49,6 +59,21 @@ def test_elo_of_equal_and_lopsided_pairs() -> None:
     assert strong[1] == pytest.approx(-400 * math.log10(75.5 / 25.5), abs=0.5)  # with one virtual draw
     chain = elo_ratings(3, {(0, 1): (50.0, 100), (1, 2): (90.0, 100), (0, 2): (90.0, 100)})
     assert chain[0] == 0.0 and chain[1] == pytest.approx(0.0, abs=1e-6) and chain[2] < -300
+
+
+def test_bootstrap_interval_is_the_central_95_percent() -> None:
+    # 75 wins in 100 games: the rating is -189 Elo for the second agent; the standard error of a share of
+    # 0.75 over 100 games, 0.0433, is about 40 Elo there, so the central 95% runs about 80 Elo each way.
+    results = [GameResult((0, 1), k, 1.0 if k < 75 else 0.0, 10, "normal", 0.1, "") for k in range(100)]
+    first, second = rate(["a", "b"], results, seed=0)
+    assert (first.elo, first.low, first.high) == (0.0, 0.0, 0.0)  # the anchor
+    assert second.elo == pytest.approx(-188.6, abs=0.5)
+    assert second.low < second.elo < second.high
+    assert 55 < second.elo - second.low < 110 and 55 < second.high - second.elo < 110
+    assert rate(["a", "b"], results, seed=0) == [first, second]  # the seed decides the resampling
+    drawn = [GameResult((0, 1), k, 0.5, 10, "normal", 0.1, "") for k in range(400)]
+    even = rate(["a", "b"], drawn, seed=3)[1]
+    assert even.low == even.elo == even.high == pytest.approx(0.0, abs=1e-6)  # all draws: nothing to resample
 
 
 def test_pair_scores_count_results_with_an_interval() -> None:
@@ -116,10 +141,11 @@ def test_arena_command(tmp_path: Path) -> None:
     assert "hard(alphabeta:depth=3,nodes=10000)" not in budget.output  # the spec's own nodes win
 
 
-_SHORT = {"shobu": "max_turns=12", "shoo": "max_plies=14", "sho": "max_turns=6", "shogammon": "max_turns=8"}
+_SHORT = {"shobu": "max_turns=12", "shoo": "max_turns=14", "sho": "max_turns=6"}
+"""A length cap per game that keeps these games short; every game's cap is ``max_turns``, 8 by default."""
 
 
-@pytest.mark.parametrize("game_id", ["shobu", "shoo", "sho", "shogammon"])
+@pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
 @pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
 def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
     path = tmp_path / "game.sgr"
@@ -129,7 +155,7 @@ def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
             "play",
             game_id,
             "--settings",
-            _SHORT[game_id],
+            _SHORT.get(game_id, "max_turns=8"),
             "--seat",
             "none",
             "--vs",

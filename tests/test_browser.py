@@ -23,7 +23,8 @@ import shogames
 from server_process import free_port, start_server
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
-from toy_games import DiceRaceGame, write_distribution
+from shogames.games import BUILTIN_GAMES
+from toy_games import DiceRaceGame, PlainDiceRaceGame, write_distribution
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -39,11 +40,18 @@ NEAR_THE_END = {
 }
 
 
+def test_every_shipped_game_is_played_here() -> None:
+    assert set(NEAR_THE_END) == set(BUILTIN_GAMES)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("server")
     # The toy dice race is installed as an outside package would be: a distribution with an entry point.
-    write_distribution(folder, {DiceRaceGame.id: "toy_games:DiceRaceGame"})
+    write_distribution(
+        folder,
+        {DiceRaceGame.id: "toy_games:DiceRaceGame", PlainDiceRaceGame.id: "toy_games:PlainDiceRaceGame"},
+    )
     port = free_port()
     tests = str(Path(__file__).parent)
     process = start_server(
@@ -320,4 +328,30 @@ def test_the_pages_keep_to_their_content_security_policy(server: str, browser: B
     expect(page.locator("#board svg")).to_be_visible()
     expect(page.locator("#status")).not_to_be_empty()
     assert problems == [], problems
+    page.close()
+
+
+def test_a_game_without_a_view_is_played_with_the_generic_view(server: str, browser: Browser) -> None:
+    """A registered game with no view module is shown as text, every move a button."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": PlainDiceRaceGame.id,
+            "preset": "sprint",
+            "mode": "hotseat",
+            "seats": [{"kind": "person"}, {"kind": "person"}],
+        },
+    ).json()
+    tokens = ",".join(seat["link"].split("#token=")[1] for seat in created["seats"])
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/game/{created['id']}#token={tokens}")
+    snap = snapshot(server, created["id"])
+    expect(page.locator("#board svg.generic-svg")).to_contain_text(snap["position"]["diagram"][0])
+    while snap["status"] == "active":
+        expect(page.locator("#status")).to_contain_text("to move")
+        snap = play_by_clicking(page, server, created["id"], snap["legal"][0]["text"])
+    expect(page.locator("#status")).to_contain_text("Game over")
+    assert errors == []
     page.close()

@@ -434,3 +434,19 @@ def test_bench_prints_its_figures() -> None:
     assert "games/s" in out
     assert "plies/s" in out
     assert "machine: " in out
+
+
+def test_a_resignation_in_team_sho_names_the_winning_team(tmp_path: Path) -> None:
+    person = ScriptedPerson(["resign"])
+    session = TerminalGame(
+        make("sho", players=4),
+        humans={0},
+        agents={seat: make_agent("random", seat) for seat in (1, 2, 3)},
+        seed=3,
+        record_path=tmp_path / "teams.sgr",
+        read_line=person.read,
+        write=person.write,
+    )
+    outcome = session.run()
+    assert outcome.record.result == "0-1-0-1"  # Player 3 is Player 1's partner: it loses too
+    assert "Result: 0-1-0-1 (Player 2 and Player 4 win)" in person.text()

@@ -16,7 +16,7 @@ from shogames.core.registry import make
     ("game_id", "settings"),
     [
         ("shobu", {}),
-        ("shoo", {"max_plies": 300}),
+        ("shoo", {"max_turns": 300}),
         ("sho", {"players": 3}),
         ("sho", {"players": 4}),
         ("shogammon", {}),

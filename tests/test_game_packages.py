@@ -3,9 +3,11 @@ offers it, serves its renderer and shows it with its view, with no list of games
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shogames
-from shogames.core import registry
+from shogames.agents.levels import LEVELS, level_spec
+from shogames.core import CHANCE, registry, sample_chance
 from shogames.core.registry import GameLoadError, available_games, game_class
 from shogames.games import BUILTIN_GAMES
+from shogames.games.shoo import ShooGame
 from shogames.server.app import create_app
 from toy_games import DiceRaceGame, register_toy_games, write_distribution
 
@@ -73,6 +77,8 @@ def test_a_bad_entry_point_is_named(
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(GameLoadError, match=message):
         available_games()
+    with pytest.raises(GameLoadError, match=message):  # not a registry quietly missing the game next time
+        shogames.make("shobu")
 
 
 def test_the_shipped_games_are_found_without_a_list_elsewhere(fresh_registry: None) -> None:
@@ -149,3 +155,46 @@ def test_the_toy_game_is_played_through_the_api(client: TestClient) -> None:
         assert answer.status_code == 200, answer.text
         snap = answer.json()
     assert snap["position"]["terminal"] and snap["result"] in ("1-0", "0-1", "1/2-1/2")
+
+
+@pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
+def test_move_kinds_are_named(game_id: str) -> None:
+    """A move's kind is an IntEnum member, in played, listed and parsed moves, so its repr reads."""
+    game = shogames.make(game_id)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        for move in state.legal_moves():
+            kind = getattr(move, "kind", None)
+            if kind is None:  # Shobu's moves have no kinds: every move is a passive and an aggressive move
+                continue
+            assert isinstance(kind, IntEnum), move
+            assert f"{type(kind).__name__}.{kind.name}" in repr(move)
+            if state.to_move != CHANCE:
+                parsed = state.parse_move(state.move_to_text(move))
+                assert isinstance(getattr(parsed, "kind", None), IntEnum), parsed
+        state = state.play(
+            sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(state.legal_moves())
+        )
+
+
+def test_agents_levels_come_from_the_game() -> None:
+    assert level_spec("hard", "shoo") == ShooGame.agent_levels["hard"] == "alphabeta:depth=2"
+    assert level_spec("hard", "shobu") == LEVELS["hard"]  # Shobu keeps the default
+    assert level_spec("medium", DiceRaceGame.id) == LEVELS["medium"]
+    assert level_spec("easy", "no_such_game") == LEVELS["easy"]
+
+
+def test_pages_and_agents_name_no_game() -> None:
+    """The browser's shared scripts and the agents learn the games from the registry, not from lists."""
+    package = Path(shogames.__file__).parent
+    files = [*(package / "server" / "static").glob("*.js"), *(package / "agents").glob("*.py")]
+    pages = [package / "server" / "templates" / name for name in ("home.html", "game.html", "base.html")]
+    assert len(files) > 8
+    for path in [*files, *pages]:
+        text = path.read_text().lower()
+        for game_id in BUILTIN_GAMES:
+            quoted = f'"{game_id}"' in text or f"'{game_id}'" in text
+            assert not quoted, f"{path.name} names {game_id}"

@@ -1,14 +1,22 @@
-"""Perft data files: tests/data/perft/GAME.perft, every entry checked at every depth it lists."""
+"""Perft data files: tests/data/perft/GAME.perft, every entry checked at every depth it lists.
+
+The format is python-chess's (``id``, ``epd``, ``perft DEPTH LEAVES``) with an optional ``settings`` line
+(``name=value`` pairs) for entries under other settings than the defaults. Counts of more leaves than a
+game's budget below are marked slow (run them with ``--run-slow``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import shogames
 from shogames import perft, perft_divide
+from shogames.core.protocol import Game
+from shogames.core.settings import parse_settings_text
 
 DATA = Path(__file__).parent / "data" / "perft"
 
@@ -18,6 +26,7 @@ class PerftEntry:
     game_id: str
     name: str
     position: str = ""
+    settings: str = ""
     counts: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -32,6 +41,8 @@ def load_entries(path: Path) -> list[PerftEntry]:
             entries.append(PerftEntry(path.stem, rest))
         elif word == "epd":
             entries[-1].position = rest
+        elif word == "settings":
+            entries[-1].settings = rest
         elif word == "perft":
             depth, leaves = rest.split()
             entries[-1].counts.append((int(depth), int(leaves)))
@@ -42,21 +53,53 @@ def load_entries(path: Path) -> list[PerftEntry]:
 
 ENTRIES = [entry for path in sorted(DATA.glob("*.perft")) for entry in load_entries(path)]
 
+FAST_LEAVES = {"shobu": 10_000_000, "shoo": 400_000, "sho": 300_000, "shogammon": 30_000}
+"""The most leaves a count may have to run in the suite: perft speed differs a lot between the games."""
+
+
+def _game(entry: PerftEntry) -> Game[Any]:
+    cls = shogames.game_class(entry.game_id)
+    return shogames.make(entry.game_id, None, **parse_settings_text(cls.setting_specs, entry.settings))
+
 
 def test_every_data_file_has_entries() -> None:
     assert ENTRIES, "no perft data found"
-    assert {entry.game_id for entry in ENTRIES} >= {"shobu"}
+    assert {entry.game_id for entry in ENTRIES} >= {"shobu", "shoo", "sho", "shogammon"}
+    for entry in ENTRIES:
+        state = _game(entry).state_from_text(entry.position)
+        assert state.to_text() == entry.position  # each position is written as the engine writes it
+        assert state.to_move is not None and state.to_move >= 0  # a seat to move: the dice are thrown
+        assert [depth for depth, _ in entry.counts] == list(range(1, len(entry.counts) + 1))
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=[f"{e.game_id}-{e.name}" for e in ENTRIES])
-def test_perft_counts(entry: PerftEntry) -> None:
-    game = shogames.make(entry.game_id)
-    state = game.state_from_text(entry.position)
-    for depth, expected in entry.counts:
-        got = perft(state, depth)
-        if got != expected:
-            split = "\n".join(f"{move}: {n}" for move, n in perft_divide(state, depth))
-            pytest.fail(f"perft {depth} of {entry.name}: {got} != {expected}; divide:\n{split}")
+CASES = [
+    pytest.param(
+        entry,
+        depth,
+        expected,
+        id=f"{entry.game_id}-{entry.name}-{depth}",
+        marks=[pytest.mark.slow] if expected > FAST_LEAVES[entry.game_id] else [],
+    )
+    for entry in ENTRIES
+    for depth, expected in entry.counts
+]
+
+
+@pytest.mark.parametrize(("entry", "depth", "expected"), CASES)
+def test_perft_counts(entry: PerftEntry, depth: int, expected: int) -> None:
+    state = _game(entry).state_from_text(entry.position)
+    got = perft(state, depth)
+    if got != expected:
+        split = "\n".join(f"{move}: {n}" for move, n in perft_divide(state, depth))
+        pytest.fail(f"perft {depth} of {entry.game_id} {entry.name}: {got} != {expected}; divide:\n{split}")
+
+
+def test_known_first_counts_are_in_the_data() -> None:
+    # Counts the rulings and docs give: Shoo's 22 first moves (T1), Shogammon's 9 pawn moves for 1-1.
+    first = {(entry.game_id, entry.name): entry.counts[0][1] for entry in ENTRIES}
+    assert first[("shoo", "start")] == 22
+    assert first[("shogammon", "start-1-1")] == 9
+    assert first[("shobu", "start")] == 232
 
 
 def test_divide_sums_to_total() -> None:

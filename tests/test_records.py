@@ -353,7 +353,7 @@ def test_any_record_round_trips(extra: dict[str, str], moves: list[str]) -> None
 
 def test_finish_record_from_a_won_game() -> None:
     record, state = play_random(DiceRaceGame(target=4), 1)
-    winner = state.winner()
+    winner = state.winner
     assert winner is not None
     assert record.result == ("1-0" if winner == 0 else "0-1")
     assert record.termination == "normal"
@@ -514,6 +514,16 @@ def test_result_of_an_unfinished_game() -> None:
     for termination in ["resignation", "time forfeit", "abandoned"]:
         lines = sprint_lines(Result="0-1", Termination=termination)[:-1]
         assert len(replay(parse_record("\n".join(lines))).states) == 6
+
+
+@pytest.mark.parametrize("result", ["1/2-1/2", "1-1", "0-0", "1/3-2/3"])
+def test_a_forfeit_result_must_be_the_one_the_game_gives(result: str) -> None:
+    # The count of scores is right, but no seat's forfeit gives these values.
+    lines = sprint_lines(Result=result, Termination="resignation")[:-1]
+    error = error_of(NotationError, lambda: replay(parse_record("\n".join(lines))))
+    assert error.line == 7
+    assert f"header Result is {result!r}" in error.message
+    assert "one of '0-1' (Red gives up), '1-0' (Blue gives up)" in error.message
 
 
 def test_unknown_game() -> None:

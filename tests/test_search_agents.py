@@ -18,9 +18,10 @@ from shogames.agents import (
 from shogames.core.errors import SettingsError
 from shogames.core.protocol import CHANCE, State
 from shogames.core.registry import make
+from shogames.games import BUILTIN_GAMES
 from toy_games import DiceRaceGame
 
-GAMES = ("shobu", "shoo", "sho", "shogammon")
+GAMES = tuple(sorted(BUILTIN_GAMES))
 _DISCOUNT = 1e-4
 
 
@@ -123,7 +124,7 @@ def _win_in_one(game_id: str, settings: dict[str, Any]) -> tuple[State[Any], set
     raise AssertionError(f"no win in one found in {game_id}")
 
 
-_WIN_SETTINGS = {"shobu": {}, "shoo": {"max_plies": 3000}, "sho": {"players": 2}, "shogammon": {}}
+_WIN_SETTINGS: dict[str, dict[str, Any]] = {"shoo": {"max_turns": 3000}, "sho": {"players": 2}}
 _FINDERS = (
     "greedy",
     "greedy:noise=1",
@@ -138,7 +139,7 @@ _FINDERS = (
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_agent_finds_a_win_in_one(game_id: str) -> None:
-    state, wins = _win_in_one(game_id, _WIN_SETTINGS[game_id])
+    state, wins = _win_in_one(game_id, _WIN_SETTINGS.get(game_id, {}))
     for spec in _FINDERS:
         for seed in range(3):
             move = make_agent(spec, seed, game=game_id).select_move(state)

@@ -286,16 +286,19 @@ def test_a_chess_clock_counts_down_adds_the_increment_and_flags(database_url: st
             "shobu", seats=[SeatRequest(PERSON), SeatRequest(PERSON)], time_control=control
         )
         black, white = (seat.token for seat in live.seats)
-        clock.advance(10)
+        # Each seat's clock starts with its first move (tests/test_clocks.py): those two are untimed.
         await service.play(live.id, SHOBU_FIRST, black)
+        await service.play(live.id, "WLa4-a3 WDc4-c3", white)
+        clock.advance(10)
+        await service.play(live.id, live.state.move_to_text(live.state.legal_moves()[0]), black)
         assert live.clock_ms == [52_000, 60_000]
         view = service.snapshot(live)["clock"]
         assert view["running"] == 1 and view["remaining_ms"] == [52_000, 60_000]
         clock.advance(61)
         with pytest.raises(ServiceError, match="time ran out"):
-            await service.play(live.id, "WLa4-a3 WDc4-c3", white)
+            await service.play(live.id, live.state.move_to_text(live.state.legal_moves()[0]), white)
         assert live.status == "finished" and live.termination == "time forfeit" and live.result == "1-0"
-        assert len(live.moves) == 1
+        assert len(live.moves) == 3
         await close_service(service)
 
     asyncio.run(scenario())
@@ -313,6 +316,11 @@ def test_a_move_limit_loses_the_game_when_a_move_takes_too_long(database_url: st
         )
         mover = live.state.to_move
         assert mover is not None
+        for seat in (mover, 1 - mover):  # each seat's first move is untimed (tests/test_clocks.py)
+            while live.state.to_move == seat:
+                await service.play(
+                    live.id, live.state.move_to_text(live.state.legal_moves()[0]), live.seats[seat].token
+                )
         clock.advance(59)
         first = live.state.move_to_text(live.state.legal_moves()[0])
         await service.play(live.id, first, live.seats[mover].token)
@@ -328,7 +336,7 @@ def test_a_move_limit_loses_the_game_when_a_move_takes_too_long(database_url: st
     asyncio.run(scenario())
 
 
-def test_the_clock_flags_a_player_who_never_moves(database_url: str) -> None:
+def test_the_clock_flags_a_player_who_never_moves_again(database_url: str) -> None:
     async def scenario() -> None:
         service = await new_service(database_url)
         live = await service.create(
@@ -336,7 +344,11 @@ def test_the_clock_flags_a_player_who_never_moves(database_url: str) -> None:
             seats=[SeatRequest(PERSON), SeatRequest(AI, agent="random")],
             time_control=TimeControl(PER_MOVE, limit_ms=1_000),
         )
-        service._after_event(live)
+        await service.play(live.id, SHOBU_FIRST, live.seats[0].token)  # Black's clock starts here
+        for _ in range(100):  # the computer answers
+            if len(live.moves) == 2:
+                break
+            await asyncio.sleep(0.05)
         await asyncio.sleep(1.5)
         assert live.status == "finished" and live.termination == "time forfeit" and live.result == "0-1"
         await close_service(service)

@@ -106,7 +106,11 @@ async def check_http(
     assert response.status_code < 500, (
         f"{case.method} {case.path[:100]} {case.body!r:.200}: {response.text[:300]}"
     )
-    if response.status_code >= 400:
+    if response.status_code >= 400 and response.headers.get("content-type", "").startswith("text/html"):
+        # A page (the rules and lessons) answers a person with a page that says what is missing.
+        assert not case.path.startswith("/api/"), f"{case.method} {case.path[:100]}: an HTML refusal"
+        assert response.status_code == 404, f"{case.method} {case.path[:100]}: {response.status_code}"
+    elif response.status_code >= 400:
         body = response.json()
         assert isinstance(body, dict) and list(body) == ["error"] and body["error"], response.text[:300]
 

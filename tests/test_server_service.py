@@ -142,6 +142,8 @@ def test_the_servers_downtime_is_not_charged_to_the_player_to_move(
         service = await service_on(tmp_path, now=clock)
         await service.start()
         live = await service.create("shobu", seats=persons(2), time_control=control)
+        for _ in range(2):  # each seat's first move is untimed (tests/test_clocks.py)
+            await play_first(service, live.id)
         clock.advance(5)
         await play_first(service, live.id)  # White's clock starts now
         clock.advance(20)  # White thinks for 20 s, then the server dies...
@@ -170,6 +172,8 @@ def test_a_restart_without_downtime_changes_no_clock(tmp_path: Path) -> None:
         live = await service.create(
             "shobu", seats=persons(2), time_control=TimeControl(PER_MOVE, limit_ms=60_000)
         )
+        for _ in range(2):  # each seat's first move is untimed (tests/test_clocks.py)
+            await play_first(service, live.id)
         clock.advance(30)
         await service.sweep()
         clock.advance(0.5)
@@ -190,6 +194,8 @@ def test_the_sweep_marks_the_service_alive_and_flags_late_players(tmp_path: Path
         live = await service.create(
             "shobu", seats=persons(2), time_control=TimeControl(PER_MOVE, limit_ms=5_000)
         )
+        for _ in range(2):  # each seat's first move is untimed (tests/test_clocks.py)
+            await play_first(service, live.id)
         service.live.clear()  # not in memory: only the sweep can find it
         clock.advance(6)
         await service.sweep()

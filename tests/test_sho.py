@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from shogames.conformance import check_game
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE
 from shogames.games.sho import ShoGame, ShoState
+from shogames.records import finish_record, parse_record, replay, start_record, write_record
 
 
 def game(**settings: object) -> ShoGame:
@@ -245,6 +248,19 @@ def test_r11_ios_pa_ra_two_now_or_rethrow_for_the_sum() -> None:
     assert stacked.values == () and stacked.to_move == CHANCE  # a fresh throw, nothing carried
 
 
+def test_r11_ios_chained_pa_ra_gives_two_four_six() -> None:
+    # Under para_mode=ios each pa ra in a row raises the "now" value by 2: 2, then 4, then 6 (R11).
+    state = throw(at("10a1 8/9/9 0/0/0 1 throw - 0 - 3 9 entered=a", para_mode="ios"), "1-1")
+    assert state.values == (2,) and texts(state) == ["h1:2", "10:2", "rethrow"]
+    second = throw(state.play_text("rethrow"), "1-1")
+    assert second.values == (4,) and texts(second) == ["h1:4", "10:4", "rethrow"]
+    third = throw(second.play_text("rethrow"), "1-1")
+    assert third.values == (6,) and texts(third) == ["h1:6", "10:6", "rethrow"]
+    summed = throw(third.play_text("rethrow"), "2-3")
+    assert summed.values == (11,) and "rethrow" not in texts(summed)  # 6 + the new throw, once only
+    assert third.to_text().split()[5:7] == ["6", "3"]
+
+
 # --- R12: bearing off ----------------------------------------------------------------------------------
 
 
@@ -319,6 +335,70 @@ def test_r15_free_for_all_with_four() -> None:
     assert won.returns() == pytest.approx((-1 / 3, -1 / 3, -1 / 3, 1.0))
 
 
+@pytest.mark.parametrize(
+    ("settings", "loser", "returns", "result"),
+    [
+        # Teams: the partner of the seat that gives up loses with it, as the game's own win returns say.
+        ({"players": 4}, 0, (-1.0, 1.0, -1.0, 1.0), "0-1-0-1"),
+        ({"players": 4}, 3, (1.0, -1.0, 1.0, -1.0), "1-0-1-0"),
+        ({"players": 4, "team_coins": "separate"}, 1, (1.0, -1.0, 1.0, -1.0), "1-0-1-0"),
+        # Alone: the others share the loser's loss.
+        (
+            {"players": 4, "four_player_mode": "free_for_all"},
+            2,
+            (1 / 9, 1 / 9, -1 / 3, 1 / 9),
+            "1/3-1/3-0-1/3",
+        ),
+        ({"players": 3}, 1, (0.25, -0.5, 0.25), "1/2-0-1/2"),
+        ({"players": 2}, 0, (-1.0, 1.0), "0-1"),
+    ],
+)
+def test_r15_a_forfeit_is_scored_as_the_game_scores_a_win(
+    settings: dict[str, object], loser: int, returns: tuple[float, ...], result: str
+) -> None:
+    state = game(**settings).new_initial_state()
+    assert state.forfeit_returns(loser) == pytest.approx(returns)
+    assert sum(state.forfeit_returns(loser)) == pytest.approx(0)
+    for termination in ("resignation", "time forfeit"):
+        record = start_record(state.game, [f"p{seat}" for seat in range(state.game.num_players)])
+        finish_record(record, state, resigned=loser, termination=termination)
+        assert record.result == result and record.termination == termination
+        assert replay(parse_record(write_record(record))).final_state == state
+
+
+def test_r15_a_forfeit_in_teams_names_the_team_that_wins() -> None:
+    state = game(players=4).new_initial_state()
+    record = start_record(state.game, ["a", "b", "c", "d"])
+    finish_record(record, state, resigned=0)
+    assert record.result == "0-1-0-1"  # not 0-1/3-1/3-1/3: Player 3 is Player 1's partner
+    wrong = write_record(record).replace('[Result "0-1-0-1"]', '[Result "0-1/3-1/3-1/3"]')
+    with pytest.raises(NotationError, match="Result"):
+        replay(parse_record(wrong))
+
+
+def test_r14_a_triple_pa_ra_under_placings_scores_its_side_first() -> None:
+    settings = {"triple_para_win": "on", "play_to_placings": "on"}
+    state = at("10a1,20b1 8/8/9 0/0/0 2 throw - 0 - 3 9 entered=ab", **settings)
+    won = throw(state, "1-1", "1-1", "1-1")
+    assert won.is_terminal() and won.winner_side == 1
+    assert won.returns() == pytest.approx((-0.5, 1.0, -0.5))  # b first; a and c share 2nd and 3rd
+    four = at(
+        "30b1 0/8/9/9 9/0/0/0 2 throw - 0 - 30 90 entered=ab placed=a",
+        players=4,
+        four_player_mode="free_for_all",
+        **settings,
+    )
+    late = throw(four, "1-1", "1-1", "1-1")
+    assert late.returns() == pytest.approx((1.0, 1 / 3, -2 / 3, -2 / 3))  # a first, b second, c and d share
+
+
+def test_r14_a_forfeit_with_placings_keeps_the_placings_already_won() -> None:
+    placings = game(players=4, four_player_mode="free_for_all", play_to_placings="on")
+    state = placings.state_from_text("5b1,6c1 0/8/8/9 9/0/0/0 2 throw - 0 - 40 120 entered=abc placed=a")
+    # a finished first (+1); d gives up and is last (-1); b and c share the 2nd and 3rd places (1/3, -1/3).
+    assert state.forfeit_returns(3) == pytest.approx((1.0, 0.0, 0.0, -1.0))
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r16_every_player_count_plays_to_a_result(players: int) -> None:
     rng = random.Random(players)
@@ -379,6 +459,40 @@ def test_bad_moves(text: str) -> None:
     state = at("3a1 8/9/9 0/0/0 1 move 4 0 - 3 9 entered=a")
     with pytest.raises((NotationError, IllegalMoveError)):
         state.parse_move(text)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games" / "sho.md"
+
+
+def test_the_docs_triple_pa_ra_example_is_what_the_engine_writes() -> None:
+    text = " ".join(DOCS.read_text().split())
+    match = re.search(r"A triple pa ra win under `lhasa`: from `([^`]+)`, three `1-1` give `([^`]+)`", text)
+    assert match is not None
+    start = ShoGame("lhasa").state_from_text(match[1])
+    assert throw(start, "1-1", "1-1", "1-1").to_text() == match[2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A finished game has nothing left to spend: one position, one text.
+        "20a2,30b1 7/8/9 0/0/0 1 throw 2,2 3 1-1 6 23 entered=ab winner=a",
+        "20a2,30b1 7/8/9 0/0/0 1 move 4 0 - 6 23 entered=ab winner=a",
+        "- 0/9/9 9/0/0 1 follow 3 0 - 6 23 entered=a",
+        "- 0/9/9 9/0/0 1 throw - 0 - 6 23 entered=a banked=1",
+    ],
+)
+def test_a_finished_game_has_one_text(text: str) -> None:
+    with pytest.raises(NotationError, match="the game is over"):
+        ShoGame("lhasa").state_from_text(text)
+
+
+def test_a_win_by_the_last_move_of_a_split_leaves_nothing_to_spend() -> None:
+    flexible = game(flexible_para="on", players=2)
+    state = flexible.state_from_text("60a9 0/9 0/0 1 move 8 1 1-1 30 90 entered=ab")
+    won = state.play_text("60:4")
+    assert won.is_terminal()
+    assert won.to_text() == "- 0/9 9/0 1 throw - 0 - 30 91 entered=ab"
 
 
 _HUGE = "9" * 5000  # past Python's 4,300-digit limit on int("...")
@@ -550,7 +664,7 @@ def test_r6_topup3_marks_opening_stacks_and_kills_plainly() -> None:
 
 def test_r3_previous_winner_starts_the_next_game() -> None:
     won = at("60a2 0/9/9 7/0/0 1 move 5 0 - 30 90 entered=a").play_text("60:5")
-    assert won.winning_seat == 0
+    assert won.finishing_seat == 0
     series = game(first_player="previous_winner", previous_winner=3).new_initial_state()
     assert series.seat == 2
     assert game(first_player="previous_winner").new_initial_state().seat == 0  # the first game

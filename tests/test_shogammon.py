@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import pytest
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from shogames.conformance import check_game
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE
-from shogames.games.shogammon import BLACK, START_SFEN, WHITE, ShogammonGame, ShogammonState
+from shogames.games.shogammon import BLACK, START_SFEN, WHITE, DieMapWarning, ShogammonGame, ShogammonState
 from shogames.ui.cli import main
 
 
@@ -123,6 +124,19 @@ def test_g_nifu_counts_a_pawn_under_a_point() -> None:
     state = at("8k/9/9/9/9/9/4[PG]4/9/K8 b P 1 1-6 1")
     drops = [move for move in texts(state) if "P*" in move]
     assert drops and not [move for move in drops if move[4] == "5"]
+
+
+@pytest.mark.parametrize(
+    ("position", "file"),
+    [
+        ("8k/9/9/9/9/9/4[GP]4/9/K8 b P 1 1-6 1", "5"),  # Black's pawn on top of its point
+        ("8k/9/9/9/9/9/1[GP]7/9/K8 b P 1 1-6 1", "8"),
+        ("k8/9/4[gp]4/9/9/9/9/9/8K w p 1 1-6 1", "5"),  # White's
+    ],
+)
+def test_ruling_24_nifu_counts_a_pawn_on_top_of_a_point(position: str, file: str) -> None:
+    drops = [move for move in texts(at(position)) if "P*" in move or "p*" in move.lower()]
+    assert len(drops) > 20 and not [move for move in drops if move[4] == file]
 
 
 def test_h_taking_the_king_with_the_first_die_ends_the_game() -> None:
@@ -265,6 +279,21 @@ def test_ruling_12_a_knight_lands_on_own_and_enemy_singles() -> None:
     assert state.play_text("2:5h6f").piece_at(_square("6f")) == (5, 3)  # the knight tops the gold
 
 
+def test_ruling_9_the_king_stacks_onto_a_piece_and_a_piece_onto_the_king() -> None:
+    king_moves = texts(at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 6-6 1"))
+    assert "6:5g5f" in king_moves  # the king onto its own gold
+    after = at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 6-6 1").play_text("6:5g5f")
+    assert after.piece_at(_square("5f")) == (5, 8)  # gold below, king on top
+    gold_moves = texts(at("8k/9/9/9/9/4G4/4K4/9/9 b - 1 4-4 1"))
+    assert "4:5f5g" in gold_moves  # the gold onto its own king
+
+
+def test_ruling_23_a_captured_point_goes_to_the_hand_unpromoted() -> None:
+    after = at("8k/9/9/9/4[g+p]4/3S1G3/9/9/K8 b - 1 3-4 1").play_text("4:4f5e&3:6f5e")
+    assert after.in_hand(BLACK, 1) == 1 and after.in_hand(BLACK, 5) == 1  # the tokin comes back a pawn
+    assert after.piece_at(_square("5e")) == (5, 4)
+
+
 def test_ruling_19_a_drop_cannot_complete_a_point_capture() -> None:
     with pytest.raises(NotationError, match="drop"):
         start("1-6").parse_move("1:P*5e&6:5i5e")
@@ -291,3 +320,98 @@ def test_ruling_30_rolls_are_recorded_and_replay() -> None:
     text = write_record(record)
     assert "\n1. " in text and "-" in record.moves[0]  # the first line is a roll such as 2-5
     assert replay(parse_record(text)).final_state.key() == final.key()
+
+
+# --- Options the rulings name (2, 17, 20, 27, and ruling 1's warning) -----------------------------------
+
+
+def test_ruling_2_backgammon_opening_roll() -> None:
+    game = ShogammonGame(opening_roll="backgammon")
+    state = game.new_initial_state()
+    outcomes = {state.move_to_text(move): p for move, p in state.chance_outcomes()}
+    assert len(outcomes) == 30 and set(outcomes.values()) == {Fraction(1, 30)}  # equal dice roll again
+    assert "B6-W1" in outcomes and "B1-W6" in outcomes and "B3-W3" not in outcomes
+    black = state.play_text("B6-W1")  # Black's die is higher: Black starts, playing 1 and 6
+    assert black.side == BLACK and black.dice == (1, 6) and black.to_move == BLACK
+    white = state.play_text("b2 - w5")
+    assert white.side == WHITE and white.dice == (2, 5) and "2:5c5d" not in texts(white)
+    assert white.to_text() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 2-5 1"
+    after = white.play_text("2:8a7c").play_text("5:2b3c")
+    assert after.side == BLACK and after.to_text().split()[3] == "2"  # Black's first turn is turn 2
+    assert {after.move_to_text(move) for move, _ in after.chance_outcomes()} >= {"1-1", "3-5"}
+    with pytest.raises(IllegalMoveError, match="one die each"):
+        state.parse_move("1-6")
+    with pytest.raises(IllegalMoveError, match="first move"):
+        after.parse_move("B6-W1")
+    plain = ShogammonGame().new_initial_state()
+    assert len(plain.chance_outcomes()) == 21  # ruling 2's default: Black rolls both dice
+    with pytest.raises(IllegalMoveError, match="opening_roll=backgammon"):
+        plain.parse_move("B6-W1")
+
+
+def test_ruling_17_simultaneous_point_capture() -> None:
+    behind = "8k/9/4[pp]4/9/9/4L4/9/9/K3R4 b - 1 2-5 1"  # the rook is behind its own lance
+    assert "2:5f5c&5:5i5c" in texts(at(behind))
+    assert not [move for move in texts(at(behind, point_capture="simultaneous")) if "&" in move]
+    # Two capturers that reach the point in the position as it stands are unaffected.
+    assert "4:4f5e&3:6f5e" in texts(at(POINT, point_capture="simultaneous"))
+    # The piece under the first capturer moves second only when judged in sequence.
+    under = "8k/9/9/9/4[pg]4/4[GS]4/9/9/K8 b - 1 3-4 1"
+    assert "3:5f5e&4:5f5e" in texts(at(under))
+    assert "3:5f5e&4:5f5e" not in texts(at(under, point_capture="simultaneous"))
+
+
+def test_ruling_20_drop_stack() -> None:
+    position = "8k/9/9/9/9/4G4/9/9/K8 b P 1 1-1 1"
+    assert "1:P*5f" not in texts(at(position))
+    stacking = at(position, drop_stack="on")
+    assert "1:P*5f" in texts(stacking) and "1:P*9i" in texts(stacking)  # onto the gold, onto the king
+    after = stacking.play_text("1:P*5f")
+    assert after.piece_at(_square("5f")) == (5, 1) and after.in_hand(BLACK, 1) == 0  # gold below, pawn on top
+    # The shogi drop rules still hold: no second pawn on a file, no dead drop, no third piece, no enemy.
+    rules = at("8k/9/9/9/4p4/4G4/4P4/9/K3[GS]4 b P 1 1-1 1", drop_stack="on")
+    drops = [move for move in texts(rules) if "P*" in move]
+    assert drops and not [move for move in drops if move[4] == "5"]
+    assert "1:P*9a" not in texts(at("G7k/9/9/9/9/9/9/9/K8 b P 1 1-1 1", drop_stack="on"))
+
+
+def test_ruling_27_fourfold_repetition_draw() -> None:
+    def shuffle(state: ShogammonState) -> ShogammonState:  # each king steps off and back with 6-6
+        for text in ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a"):
+            state = state.play_text(text)
+        return state
+
+    start = "8k/9/9/9/9/9/9/9/K8 b - 1 - 0"
+    state = at(start, repetition="fourfold")
+    for _ in range(2):
+        state = shuffle(state)
+        assert not state.is_terminal()
+    state = shuffle(state)  # the start position stands for the fourth time
+    assert state.is_terminal() and state.termination() == "repetition" and state.returns() == (0.0, 0.0)
+    assert not state.is_truncated() and state.to_move is None and not state.legal_moves()
+    assert state.to_text().endswith(" end=repetition")
+    assert at(state.to_text(), repetition="fourfold").is_terminal()
+    plain = at(start)
+    for _ in range(3):
+        plain = shuffle(plain)
+    assert not plain.is_terminal()  # by default there is no repetition rule
+    with pytest.raises(NotationError, match="repetition"):
+        at(state.to_text())
+
+
+def test_ruling_1_warns_when_the_king_is_not_alone_on_six() -> None:
+    with pytest.warns(DieMapWarning, match="king"):
+        game = ShogammonGame(die_map="custom", custom_map="1:P,2:LN,3:S,4:G,5:B,6:RK")
+    assert game.die_map_warning is not None and "6:RK" not in game.die_map_warning
+    with pytest.warns(DieMapWarning, match="king"):
+        ShogammonGame(die_map="custom", custom_map="1:P,2:LN,3:S,4:G,5:BK,6:R")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ShogammonGame(die_map="custom", custom_map="1:PL,2:NS,3:G,4:B,5:R,6:K").die_map_warning is None
+        assert ShogammonGame().die_map_warning is None
+
+
+def test_backgammon_preset() -> None:
+    game = ShogammonGame("backgammon")
+    assert game.settings["opening_roll"] == "backgammon" and game.settings["strict_dice"] == "on"
+    assert len(game.new_initial_state().chance_outcomes()) == 30

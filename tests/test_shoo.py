@@ -12,6 +12,7 @@ from shogames import make
 from shogames.agents import RandomAgent
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE, State
+from shogames.core.settings import parse_settings_text
 from shogames.games.shoo import (
     BLUE,
     CAPTURE,
@@ -196,6 +197,14 @@ def test_t4a_mount_and_ride_is_one_move() -> None:
     assert {"d4>d5", "d4>d5-d9", "d4>d5-d1"} <= set(texts(state))
     assert len({m.to for m in mounts}) == 31
     assert state.play_text("d4>d5-d1").piece_at(parse_square("d1")) == "S"
+
+
+def test_ride_slides_one_square_or_more_and_stops_before_a_piece() -> None:
+    # Rulings §4 action 5: a rider slides at least one square, like a queen, and never onto a piece.
+    state = position(south="e5+", north="a9 i1")
+    rides = {state.move_to_text(move) for move in state.legal_moves() if move.kind == RIDE}
+    assert len(rides) == 30  # the 32 squares of e5's eight lines, less the two that North stands on
+    assert {"e5-e9", "e5-a1", "e5-h8", "e5-b8"} <= rides and not {"e5-a9", "e5-i1", "e5-e5"} & rides
 
 
 def test_t4b_dismount_leaves_a_free_unheld_horse() -> None:
@@ -471,7 +480,7 @@ def test_hush_lose_move_ends_the_hushed_turn() -> None:
     hushed = state.play_text("e6-e5").play_text("HUSH")
     assert hushed.piece_at(parse_square("e6")) == "n"
     assert hushed.side == 0  # South moves next: North lost its turn
-    assert hushed.standing_moves == 1
+    assert hushed.turns == 1  # the hushed move and the hush are not turns
 
 
 def test_hush_shoo_off_sends_the_traveller_to_its_stable() -> None:
@@ -506,11 +515,19 @@ def test_capture_in_home(rule: str, places: set[str]) -> None:
     assert found == places
 
 
-def test_max_plies_caps_the_game() -> None:
-    state = make("shoo", max_plies=2, first_player="blue").new_initial_state()
+def test_max_turns_caps_the_game() -> None:
+    state = make("shoo", max_turns=2, first_player="blue").new_initial_state()
     state = state.play_text("g3-g4").play_text("c7-c6")
-    assert state.is_terminal() and state.is_truncated()
+    assert state.is_terminal() and state.is_truncated() and state.turns == 2
     assert state.termination() == "length cap" and state.returns() == (0.0, 0.0)
+
+
+def test_the_length_cap_old_name_max_plies_is_still_read() -> None:
+    """Records written before the cap was named ``max_turns`` (as in every game) say ``max_plies``."""
+    game = ShooGame(None, **parse_settings_text(ShooGame.setting_specs, "max_plies=7 hush=off"))
+    assert game.settings["max_turns"] == 7 and "max_plies" not in game.settings
+    assert "max_turns=7" in game.settings_text()
+    assert make("shoo", max_plies=9).settings["max_turns"] == 9
 
 
 @pytest.mark.parametrize("bad", [{"horses": 8}, {"hush": "sometimes"}, {"ruleset": "chess"}])
@@ -534,6 +551,28 @@ def test_a_rider_does_not_complete_the_home() -> None:
     after = state.play_text("d8-c8")
     assert not after.is_terminal()
     assert "c8-d8" not in texts(after.play_text("i9-h9"))  # a rider in its home cannot leave either
+
+
+def test_a_capture_that_fills_the_victims_home_makes_the_victim_win() -> None:
+    # Rulings §5 item 5: both sides are checked; the capturer chose to put the last traveller home.
+    state = position(south="f4", north="g1 h1 i1 g2 h2 i2 h3 i3 g4+")
+    after = state.play_text("f4xg4@g3")
+    assert after.is_terminal() and after.winner == WHITE and after.returns() == (-1.0, 1.0)
+
+
+def test_a13_mount_escape_off_leaves_only_being_shooed_off() -> None:
+    # With mount_escape=off the T7 traveller cannot escape by mounting; it is shooed off (A13, A14), and
+    # its stable takes it whatever it holds already (A28: no limit).
+    state = position(**T7, mount_escape="off", stabled="0/7").play_text("c6-d6 shoo e5")
+    assert texts(state) == ["~e5"]
+    assert state.play_text("~e5").stable_travellers == (0, 8)
+
+
+def test_a9_a24_horses_slide_into_home_areas_except_under_towers() -> None:
+    designers = texts(position(south="d4", north="f6", horses="e5"))
+    assert "He5-b8" in designers and "He5-h2" in designers  # into South's and North's home areas
+    towers = texts(position(south="d4", north="f6", horses="e5", ruleset="towers"))
+    assert "He5-b8" not in towers and "He5-h2" not in towers and "He5-d6" in towers
 
 
 def test_pass_when_nothing_is_legal_and_two_passes_draw() -> None:
@@ -578,6 +617,26 @@ def test_illegal_move_messages_name_the_rule() -> None:
         state.parse_move("g5-h5")
     with pytest.raises(IllegalMoveError, match="no traveller of yours on d5"):
         position(**T10).parse_move("d5-d6")
+
+
+@pytest.mark.parametrize(
+    ("state", "move", "message"),
+    [
+        # Retire and hold need a traveller of the mover next to the horse (rulings §4, actions 7 and 8).
+        (position(south="d4", north="f6", horses="h2"), "xh2", "no traveller of yours stands next to it"),
+        (position(south="d4", north="f6", horses="h2"), "!h2", "no traveller of yours stands next to it"),
+        # A capture takes an enemy rider next to the capturer (action 10, A19).
+        (position(south="d4", north="f6+"), "d4xf6@f7", "not next to the rider on f6"),
+        (position(south="d4", north="e5"), "d4xe5@e6", "no enemy rider on e5"),
+        (position(south="d4", north="e5+ e6"), "d4xe5@e6", "e6 is not empty"),
+        # A shoo is answered by moving the shooed traveller on foot, never by a capture (A13).
+        (position(**T7).play_text("c6-d6 shoo e5"), "e5xd6@d5", "a capture does not answer a shoo"),
+    ],
+)
+def test_illegal_moves_name_the_rule_they_break(state: ShooState, move: str, message: str) -> None:
+    with pytest.raises(IllegalMoveError, match=message) as info:
+        state.parse_move(move)
+    assert "no rule allows it" not in str(info.value)
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,7 @@ def test_position_view_fields_of_a_midgame_position() -> None:
     assert data["homeboards"] == [["BD", "BL"], ["WD", "WL"]]
     assert data["players"] == ["Black", "White"] and data["colours"] == ["b", "w"]
     assert (data["to_move"], data["side"], data["mover_colour"]) == (1, 1, "w")
-    assert (data["turn"], data["max_turns"]) == (23, 300)
+    assert (data["turns"], data["max_turns"]) == (23, 300)
     assert (data["terminal"], data["winner"], data["termination"]) == (False, None, None)
     assert (data["files"], data["ranks"], data["no_turn"]) == ("abcd", "1234", "lose")
 
@@ -112,7 +112,7 @@ def test_a_won_game_shows_the_winner_and_the_empty_board() -> None:
         "normal",
         None,
     )
-    assert data["side"] == 1 and data["turn"] == 1
+    assert data["side"] == 1 and data["turns"] == 1
     json.dumps(data)
 
 

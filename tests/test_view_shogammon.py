@@ -51,7 +51,7 @@ def test_start_position_view() -> None:
     assert view["die_map_text"] == "1:P 2:LN 3:S 4:G 5:BR 6:K"
     assert view["die_map"][1] == {"face": 2, "kinds": ["L", "N"]}
     assert view["face_of"] == {"P": 1, "L": 2, "N": 2, "S": 3, "G": 4, "B": 5, "R": 5, "K": 6}
-    assert (view["turn"], view["max_turns"], view["ply"]) == (1, 1000, 0)
+    assert (view["turns"], view["max_turns"], view["ply"]) == (0, 1000, 0)
     assert (view["terminal"], view["winner"], view["termination"]) == (False, None, None)
     assert view["players"] == ["Black", "White"] and view["strict_dice"] is False
 
@@ -69,7 +69,7 @@ def test_points_hands_promoted_pieces_and_one_die_left() -> None:
     assert view["status"] == "Black to play 1"
     dragon = position_view(state_of("4k4/9/9/9/9/9/9/4[P+R]4/4K4 w - 5 2-5 20"))
     assert dragon["board"][7][4][1] == {"owner": 0, "kind": "R", "promoted": True}
-    assert dragon["side"] == 1 and dragon["to_move"] == 1 and dragon["turn"] == 5
+    assert dragon["side"] == 1 and dragon["to_move"] == 1 and dragon["turns"] == 4
 
 
 def test_other_die_maps() -> None:
@@ -163,3 +163,21 @@ def test_random_games_give_prefix_free_clicks(preset: str) -> None:
             assert_prefix_free(state)
         state = state.play(rng.choice(state.legal_moves()))
     json.dumps(position_view(state))
+
+
+def test_a_fourfold_repetition_is_shown_as_a_draw() -> None:
+    game = shogames.make("shogammon", repetition="fourfold")
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b - 1 - 0")
+    for _ in range(3):
+        for text in ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a"):
+            state = state.play_text(text)
+    view = position_view(state)
+    assert view["terminal"] and view["winner"] is None and view["termination"] == "repetition"
+    assert view["status"] == "Drawn: the same position stood a fourth time"
+
+
+def test_the_backgammon_opening_roll_is_announced() -> None:
+    state = shogames.make("shogammon", "backgammon").new_initial_state()
+    assert state.is_opening_roll and position_view(state)["status"].startswith("Each side rolls one die")
+    after = state.play(state.legal_moves()[0])
+    assert not after.is_opening_roll and "to play" in position_view(after)["status"]

@@ -21,9 +21,14 @@ from playwright.sync_api import sync_playwright
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "tests"))
 from server_process import free_port, start_server  # noqa: E402
+from shogames.games import BUILTIN_GAMES  # noqa: E402
 
-GAMES = {"shoo": ("", 70), "shobu": ("", 12), "sho": ("players=3", 60), "shogammon": ("", 40)}
-"""Each game's settings and the plies of random play before the screenshot."""
+GAMES = {game_id: ("", 40) for game_id in BUILTIN_GAMES} | {
+    "shoo": ("", 70),
+    "shobu": ("", 12),
+    "sho": ("players=3", 60),
+}
+"""Each shipped game's settings and the plies of random play before the screenshot."""
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 

@@ -16,6 +16,7 @@ registered game)::
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from collections.abc import Hashable
 from fractions import Fraction
@@ -25,6 +26,7 @@ from shogames.core.chance import sample_outcome
 from shogames.core.errors import IllegalMoveError, NotationError, ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import (
+    Record,
     _move_text_problem,
     finish_record,
     game_from_record,
@@ -35,6 +37,10 @@ from shogames.records import (
 )
 
 __all__ = ["check_game"]
+
+_PICKLE_EVERY = 8
+"""Every state is checked for equality with the state read from its text; every 8th ply and each final
+state also through a pickle."""
 
 _GARBAGE_MOVES = ("", "#?!", "\x00")
 """Texts that are a move in no game's notation; ``parse_move`` must refuse them."""
@@ -93,8 +99,38 @@ class _Checker:
             else:
                 self.fail(state, "chance_outcomes() did not raise ValueError at a state that is not chance")
         self.check_move_texts(state, moves)
-        self.check_position_text(state, moves)
+        restored = self.check_position_text(state, moves)
+        self.check_value(state, moves, restored, pickled=terminal or state.ply % _PICKLE_EVERY == 0)
         return moves
+
+    def check_value(
+        self, state: State[Any], moves: list[Any], restored: State[Any], *, pickled: bool
+    ) -> None:
+        """A state is a value: hashable, equal to its text's state and (when ``pickled``) its pickled copy."""
+        try:
+            key_hash = hash(state.key())
+        except TypeError as error:
+            self.fail(state, f"key() is not hashable: {error}")
+        others = [("the state read from its text", restored)]
+        if pickled:
+            try:
+                copy = pickle.loads(pickle.dumps(state))
+            except Exception as error:  # pickle raises many kinds of error
+                self.fail(state, f"the state does not pickle: {type(error).__name__}: {error}")
+            others.insert(0, ("its unpickled copy", copy))
+        for what, other in others:
+            self.require(other == state, state, f"the state is not equal (==) to {what}")
+            self.require(hash(other) == hash(state), state, f"the state and {what} hash differently")
+        if not pickled:
+            return
+        self.require(
+            copy.key() == state.key() and hash(copy.key()) == key_hash, state, "a pickle changed key()"
+        )
+        self.require(
+            copy.to_text() == state.to_text(), state, f"a pickle changed the text to {copy.to_text()!r}"
+        )
+        self.require(list(copy.legal_moves()) == moves, state, "the unpickled state has other legal moves")
+        self.require(copy.game == self.game, state, "the unpickled state's game is not equal to the game")
 
     def check_mover(self, state: State[Any], terminal: bool) -> None:
         to_move = state.to_move
@@ -175,10 +211,11 @@ class _Checker:
                 continue
             self.fail(state, f"parse_move({garbage!r}) returned {parsed!r} instead of raising NotationError")
 
-    def check_position_text(self, state: State[Any], moves: list[Any]) -> None:
+    def check_position_text(self, state: State[Any], moves: list[Any]) -> State[Any]:
+        """The state read back from the text agrees with the state; return it."""
         text = state.to_text()
         try:
-            copy = self.game.state_from_text(text)
+            copy: State[Any] = self.game.state_from_text(text)
         except ShogamesError as error:
             self.fail(state, f"state_from_text(to_text()) raised {error!r}")
         facts = [
@@ -200,6 +237,7 @@ class _Checker:
                 state,
                 f"the state read back from to_text() has {what} {restored!r}, not {original!r}",
             )
+        return copy
 
     def check_illegal_move(
         self, state: State[Any], moves: list[Any], foreign: Any, foreign_text: str
@@ -244,6 +282,12 @@ class _Checker:
             f"play_unchecked({state.move_to_text(move)!r}) reached another key than play()",
         )
         self.require(after.ply == state.ply + 1, state, f"play() moved ply from {state.ply} to {after.ply}")
+        self.require(
+            (after == state) == (after.key() == state.key()),
+            state,
+            "== disagrees with key(): the states before and after a move compare "
+            + ("equal with different keys" if after == state else "unequal with equal keys"),
+        )
         return after
 
 
@@ -259,6 +303,7 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
     state: State[Any] = game.new_initial_state()
     record = start_record(game, ["random"] * game.num_players, seed=seed)
     previous: tuple[State[Any], list[Any]] | None = None
+    forfeit: tuple[State[Any], Record] | None = None
     ply = 0
     while True:
         try:
@@ -278,6 +323,8 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
                 move = sample_outcome(state.chance_outcomes(), rng)
             else:
                 move = rng.choice(moves)
+            if ply == _FORFEIT_PLY:
+                forfeit = (state, Record(dict(record.headers), list(record.moves)))
             record.add_move(state.move_to_text(move))
             previous = (state, moves)
             state = checker.check_play(state, move)
@@ -287,6 +334,36 @@ def _play_one(game: Game[Any], game_number: int, seed: int, rng: random.Random, 
         except Exception as error:  # a crash in the game's code: say where it happened
             checker.fail(state, f"unexpected {type(error).__name__}: {error}")
     _check_record(checker, record, state)
+    if forfeit is not None:
+        _check_forfeit(checker, forfeit[1], forfeit[0])
+
+
+_FORFEIT_PLY = 6
+"""The ply at which each random game is also recorded as given up by a seat, to check the forfeit record."""
+
+
+def _check_forfeit(checker: _Checker, record: Record, state: State[Any]) -> None:
+    """A seat gives up here: the game's forfeit returns are in range and its record replays."""
+    game = checker.game
+    loser = state.ply % game.num_players
+    returns = tuple(state.forfeit_returns(loser))
+    checker.require(
+        len(returns) == game.num_players
+        and all(game.min_utility <= value <= game.max_utility for value in returns)
+        and (not game.is_zero_sum or math.isclose(sum(returns), 0.0, abs_tol=1e-9))
+        and returns[loser] == min(returns),
+        state,
+        f"forfeit_returns({loser}) is {returns}: one value per seat, in range, zero-sum when the game is, "
+        "and the least for the seat that gives up",
+    )
+    try:
+        finish_record(record, state, resigned=loser)
+        replayed = replay(parse_record(write_record(record))).final_state
+    except Exception as error:
+        checker.fail(state, f"the record of seat {loser} resigning here does not replay: {error}")
+    checker.require(
+        replayed.key() == state.key(), state, "the record of a resignation replays to another key"
+    )
 
 
 def _check_record(checker: _Checker, record: Any, final: State[Any]) -> None:
@@ -339,11 +416,16 @@ def check_game(game: Game[Any], *, n_games: int = 20, seed: int = 0) -> None:
       ``parse_move`` refuses garbage;
     * ``game.state_from_text(state.to_text())`` has the same text, key, mover, ply (so the length cap
       still applies), end, returns and legal move texts;
+    * the state is a value: ``hash(key())`` works; the state equals (``==``, same hash) the state read from
+      its text and (every 8th ply and at the end) its copy through :mod:`pickle`, which has the same key,
+      text and legal moves; and ``==`` between a state and the next agrees with their keys;
     * ``play`` leaves its input unchanged, agrees with ``play_unchecked`` and adds one ply; a move taken
       from the previous state is refused by ``play`` (and ``is_legal``) unless it is legal here, and
       ``parse_move`` of its text never returns an illegal move;
     * the game ends within ``game.max_game_length`` plies;
 
+    that the game's :meth:`~shogames.core.protocol.State.forfeit_returns` at ply 6 are in range (the least
+    for the seat that gives up) and the record of that resignation replays;
     and that each game's record (:func:`~shogames.records.start_record`, moves,
     :func:`~shogames.records.finish_record`) writes, reads back equal, rebuilds the same settings and
     replays to the same final key.

@@ -36,7 +36,10 @@ at most once per record, and headers keep their order. The headers, in the order
 * ``Date``: ``YYYY.MM.DD``; unknown parts are written as ``?`` (``2026.??.??``). Required.
 * ``Result``: ``*`` while the game is unfinished; otherwise each seat's score in seat order joined by
   ``-``. A seat's score is ``(return - min_utility) / (max_utility - min_utility)``, so it lies from 0 to 1,
-  written ``1``, ``0`` or a reduced fraction (``1/2``): ``1-0``, ``0-1``, ``1/2-1/2``. Required.
+  written ``1``, ``0`` or a reduced fraction (``1/2``): ``1-0``, ``0-1``, ``1/2-1/2``. After a resignation,
+  time forfeit or abandonment the returns are the game's
+  :meth:`State.forfeit_returns <shogames.core.protocol.State.forfeit_returns>` (``0-1-0-1`` when Player 1
+  of team Sho resigns). Required.
 * ``Termination``: how the game ended: ``normal`` or ``length cap`` (from
   :meth:`State.termination <shogames.core.protocol.State.termination>`, which a game may extend),
   ``resignation``, ``time forfeit``, ``abandoned``, or ``unterminated`` while Result is ``*``. Required.
@@ -103,6 +106,7 @@ __all__ = [
     "Record",
     "Replay",
     "finish_record",
+    "forfeit_result",
     "game_from_record",
     "parse_record",
     "read_record",
@@ -253,9 +257,16 @@ def result_for(state: State[Any]) -> str:
     return _scores_text(_seat_scores(state.game, state.returns()))
 
 
-def _forfeit_scores(num_players: int, loser: int) -> list[Fraction]:
-    share = Fraction(1, max(num_players - 1, 1))
-    return [Fraction(0) if seat == loser else share for seat in range(num_players)]
+def forfeit_result(state: State[Any], loser: int) -> str:
+    """The Result header when seat ``loser`` gives up in ``state``.
+
+    It comes from the game's :meth:`~shogames.core.protocol.State.forfeit_returns`: with two players
+    ``0-1`` or ``1-0``; in team Sho the loser's partner scores 0 too.
+
+    Raises:
+        ValueError: ``loser`` is not a seat.
+    """
+    return _scores_text(_seat_scores(state.game, state.forfeit_returns(loser)))
 
 
 def _parse_result(text: str) -> list[Fraction] | None:
@@ -352,8 +363,10 @@ def finish_record(
     """Set the Result and Termination headers from the state the game stopped in.
 
     * A terminal state (with no ``resigned``) gives the computed result and ``state.termination()``.
-    * ``resigned`` names the seat that gave up (or lost on time, or abandoned): it scores 0 and every other
-      seat shares 1 equally (two players: Black resigning gives ``0-1``); Termination ``resignation``.
+    * ``resigned`` names the seat that gave up (or lost on time, or abandoned): the result is the game's
+      :meth:`~shogames.core.protocol.State.forfeit_returns` (:func:`forfeit_result`): the seat scores 0 and,
+      by default, every other seat shares 1 equally (two players: Black resigning gives ``0-1``); in team
+      Sho the partners share the outcome (``0-1-0-1``). Termination ``resignation``.
     * ``termination`` replaces the Termination word: ``time forfeit`` or ``abandoned`` with ``resigned``,
       or ``abandoned`` alone for a game stopped with no result.
     * A state that is not terminal, with neither, leaves Result ``*`` and Termination ``unterminated``.
@@ -387,7 +400,7 @@ def finish_record(
             raise ValueError(
                 f"termination after a forfeit must be one of {FORFEIT_TERMINATIONS}, got {word!r}"
             )
-        record.headers["Result"] = _scores_text(_forfeit_scores(game.num_players, resigned))
+        record.headers["Result"] = forfeit_result(state, resigned)
         record.headers["Termination"] = word
         return
     if termination not in (None, UNTERMINATED, "abandoned"):
@@ -780,6 +793,16 @@ def _check_ending(record: Record, game: Game[Any], state: State[Any]) -> None:
             f"header Result {result!r} has {len(scores)} scores; {game.id} has {game.num_players} seats",
             line=line,
         )
+    forfeits = [forfeit_result(state, seat) for seat in range(game.num_players)]
+    if scores not in [_parse_result(text) for text in forfeits]:
+        expected = ", ".join(
+            f"{text!r} ({name} gives up)" for text, name in zip(forfeits, game.player_names, strict=True)
+        )
+        raise NotationError(
+            f"header Result is {result!r}, but a game that ends by {termination!r} {after} has the result of "
+            f"the seat that gave up: one of {expected}",
+            line=line,
+        )
 
 
 def replay(record: Record) -> Replay:
@@ -789,7 +812,8 @@ def replay(record: Record) -> Replay:
     else from the initial state. Each move is read with ``state.parse_move``. After the last move,
     Result and Termination must fit the final state: a terminal state needs exactly its computed Result
     and its Termination; a state that is not over needs Result ``*`` (Termination ``unterminated`` or
-    ``abandoned``) or a Termination of resignation, time forfeit or abandoned.
+    ``abandoned``) or a Termination of resignation, time forfeit or abandoned with the result the game gives
+    when one of the seats gives up (:func:`forfeit_result`).
 
     Raises:
         NotationError: a move or the Position is not in the game's notation, or Result or Termination

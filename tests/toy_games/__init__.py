@@ -119,6 +119,7 @@ class DiceRaceState(State[int]):
     def ply(self) -> int:
         return self.count
 
+    @property
     def winner(self) -> int | None:
         """The seat that reached the target, if any."""
         for seat in (0, 1):
@@ -127,10 +128,10 @@ class DiceRaceState(State[int]):
         return None
 
     def is_terminal(self) -> bool:
-        return self.winner() is not None or self.count >= self.race.max_game_length
+        return self.winner is not None or self.count >= self.race.max_game_length
 
     def is_truncated(self) -> bool:
-        return self.winner() is None and self.count >= self.race.max_game_length
+        return self.winner is None and self.count >= self.race.max_game_length
 
     @property
     def to_move(self) -> int | None:
@@ -158,7 +159,7 @@ class DiceRaceState(State[int]):
         return type(self)(self.race, (places[0], places[1]), 1 - self.turn, None, self.count + 1)
 
     def returns(self) -> tuple[float, ...]:
-        winner = self.winner()
+        winner = self.winner
         if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
@@ -186,6 +187,15 @@ class DiceRaceState(State[int]):
 
     def __repr__(self) -> str:
         return f"<DiceRaceState {self.to_text()!r}>"
+
+
+class PlainDiceRaceGame(DiceRaceGame):
+    """The dice race with no view of its own: the browser shows it with the generic text view."""
+
+    id: ClassVar[str] = "toy_plain_dice_race"
+    name: ClassVar[str] = "Dice race, plain (test game)"
+    blurb: ClassVar[str] = "the dice race, shown as text with a button per move (a test game)"
+    view_module: ClassVar[str | None] = None
 
 
 def register_toy_games() -> None:

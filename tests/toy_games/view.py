@@ -28,7 +28,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "throw": state.throw,
         "to_move": state.to_move,
         "terminal": state.is_terminal(),
-        "winner": state.winner(),
+        "winner": state.winner,
     }
 
 

@@ -1,7 +1,9 @@
 """Difficulty levels: named agents, tuned per game, from random to the strongest.
 
 A level is an agent spec (:func:`~shogames.agents.make_agent`) chosen per game, because the best searcher and
-budget differ: alpha-beta rules the games without dice, and the dice games have their own budgets.
+budget differ: alpha-beta rules the games without dice, and the dice games have their own budgets. The
+defaults are here; a game gives its own specs where they differ in
+:attr:`Game.agent_levels <shogames.core.protocol.Game.agent_levels>`, so that this module names no game.
 Budgets count work (nodes or iterations), not seconds, so a level plays the same moves on any machine;
 ``docs/strength.md`` gives each level's strength and its time per move on our machine.
 """
@@ -12,26 +14,31 @@ from collections.abc import Mapping
 from typing import Final
 
 from shogames.agents.base import Agent, build_agent, register_level
+from shogames.core.errors import SettingsError
+from shogames.core.registry import game_class
 
-LEVELS: Final[Mapping[str, Mapping[str, str]]] = {
-    "random": {"*": "random"},
-    "easy": {"*": "greedy:noise=0.5"},
-    "medium": {"*": "greedy", "shogammon": "greedy:noise=0.2", "sho": "greedy:noise=0.25"},
-    "hard": {
-        "*": "alphabeta:depth=3,nodes=10000",
-        "shobu": "alphabeta:depth=3,nodes=10000",
-        "shoo": "alphabeta:depth=2",
-        "sho": "alphabeta:depth=2",
-        "shogammon": "greedy",
-    },
+LEVELS: Final[Mapping[str, str]] = {
+    "random": "random",
+    "easy": "greedy:noise=0.5",
+    "medium": "greedy",
+    "hard": "alphabeta:depth=3,nodes=10000",
 }
-"""Per level, the agent spec for each game id, with ``*`` for any other game; weakest level first."""
+"""Each level's agent spec in a game that gives none of its own; weakest level first."""
 
 
 def level_spec(level: str, game: str | None) -> str:
-    """The agent spec that plays ``level`` in the game ``game`` (``*``'s when the game has none)."""
-    specs = LEVELS[level]
-    return specs.get(game or "*", specs["*"])
+    """The agent spec that plays ``level`` in the game ``game``: the game's own, else the default.
+
+    An unknown game id gets the default (the error about the id comes from where the game is made).
+    """
+    if game is not None:
+        try:
+            own = game_class(game).agent_levels.get(level)
+        except SettingsError:
+            own = None
+        if own is not None:
+            return own
+    return LEVELS[level]
 
 
 def _level_factory(level: str) -> object:

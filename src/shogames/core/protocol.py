@@ -5,10 +5,13 @@ its length cap and the range of its returns. It makes states: :meth:`Game.new_in
 :meth:`Game.state_from_text`.
 
 A :class:`State` is **immutable**: :meth:`State.play` returns the next state and leaves the old one as it
-was, so agents and interfaces may keep states around freely. The player to move is a seat number
-``0 .. num_players - 1``, or :data:`CHANCE` when the next move is a chance outcome (a toss, a throw of
-dice), or ``None`` once the game is over. At a chance node :meth:`State.legal_moves` lists the outcomes and
-:meth:`State.chance_outcomes` gives each with its exact probability as a :class:`~fractions.Fraction`.
+was, so agents and interfaces may keep states around freely. States are values: two states of the same
+position compare equal (``==`` compares the games and :meth:`State.key`), hash alike, and pickle.
+
+The player to move is a seat number ``0 .. num_players - 1``, or :data:`CHANCE` when the next move is a
+chance outcome (a toss, a throw of dice), or ``None`` once the game is over. At a chance node
+:meth:`State.legal_moves` lists the outcomes and :meth:`State.chance_outcomes` gives each with its exact
+probability as a :class:`~fractions.Fraction`.
 
 Moves are small hashable values chosen by each game. Every game turns them to text and back with
 :meth:`State.move_to_text` and :meth:`State.parse_move`, and positions with :meth:`State.to_text` and
@@ -17,10 +20,13 @@ Moves are small hashable values chosen by each game. Every game turns them to te
 Fast path: :meth:`State.play` checks that the move is legal. Search code that only plays moves taken from
 :meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check.
 
-Glossary, shared by every game: a *move* is one decision of one player (or one chance outcome); a *ply*
-is one move played; *seat* numbers the players from 0 in the order of :attr:`Game.player_names`;
-*returns* are the final payoffs per seat; the *length cap* ends a game as *truncated* after
-:attr:`Game.max_game_length` plies.
+Glossary, shared by every game (``docs/adding-a-game.md`` has the game-specific cases): a *move* is one
+decision of one player (or one chance outcome); a *ply* is one move played; *seat* numbers the players
+from 0 in the order of :attr:`Game.player_names`; a *side* is the pieces a seat moves (in some games
+several seats share one, or a seat's side is decided by the opening); a *turn* is one seat's whole go;
+*returns* are the final payoffs per seat; the *winner* is the seat that won; the *length cap* is the
+setting ``max_turns`` in every game, counted in turns, and ends a game as *truncated*;
+:attr:`Game.max_game_length` is the bound in plies that follows from it.
 """
 
 from __future__ import annotations
@@ -89,6 +95,9 @@ class Game(ABC, Generic[StateT]):
     """Where the game comes in menus for people: lowest first, then by id."""
     suggested_clock: ClassVar[SuggestedClock | None] = None
     """The clock a new game starts with in the browser's form, or ``None`` for no clock."""
+    agent_levels: ClassVar[Mapping[str, str]] = {}
+    """The agent spec of each difficulty level (``"hard": "alphabeta:depth=2"``) where this game's differs
+    from the default in :mod:`shogames.agents.levels`; ``docs/strength.md`` measures them."""
     view_module: ClassVar[str | None] = None
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
@@ -159,6 +168,15 @@ class Game(ABC, Generic[StateT]):
     def settings_text(self) -> str:
         """The settings as ``name=value`` pairs, the form records and the CLI use."""
         return format_settings(self.settings)
+
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they are the same game under the same settings (presets aside)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return type(other) is type(self) and dict(other.settings) == dict(self.settings)
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self.settings.items()))))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.settings_text()})"
@@ -242,6 +260,25 @@ class State(ABC, Generic[MoveT]):
             return self.returns()
         return (0.0,) * self.game.num_players
 
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        """Every seat's return when seat ``loser`` gives up here: resigns, loses on time or abandons.
+
+        The game decides, as it decides its own results. This default gives the loser
+        :attr:`Game.min_utility` and every other seat an equal share of the win, so that in a record's
+        Result the loser scores 0 and each other seat ``1 / (players - 1)`` (``0-1`` with two players). A
+        game with teams or placings gives its own (Sho: the loser's partner loses with it).
+
+        Raises:
+            ValueError: ``loser`` is not a seat of the game.
+        """
+        game = self.game
+        players = game.num_players
+        if not 0 <= loser < players:
+            raise ValueError(f"the seat that gives up must be from 0 to {players - 1}, got {loser}")
+        low, high = game.min_utility, game.max_utility
+        share = low + (high - low) / max(players - 1, 1)
+        return tuple(low if seat == loser else share for seat in range(players))
+
     def is_truncated(self) -> bool:
         """Whether the game ended because it reached the length cap rather than by the rules."""
         return False
@@ -288,6 +325,21 @@ class State(ABC, Generic[MoveT]):
             IllegalMoveError: the move is not legal here.
         """
         return self.play_unchecked(self.parse_move(text))
+
+    def __eq__(self, other: object) -> bool:
+        """States are values: equal when they are of one game under equal settings with equal keys.
+
+        :meth:`key` leaves out what does not decide the play from here (a ply counter, Shoo's history of
+        earlier positions), so states reached by different move orders can be equal.
+        """
+        if self is other:
+            return True
+        if not isinstance(other, State):
+            return NotImplemented
+        return type(other) is type(self) and other.game == self.game and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_text()!r}>"

@@ -79,13 +79,13 @@ def _load_games() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     from shogames.games import BUILTIN_GAMES  # the package only names its games; it imports none
 
     for game_id, reference in BUILTIN_GAMES.items():
         _register_loaded(game_id, load_reference(reference), reference)
     for entry_point in entry_points(group=ENTRY_POINT_GROUP):
         _register_loaded(entry_point.name, load_reference(entry_point.value), entry_point.value)
+    _loaded = True  # only once every game loaded: a refused entry point is refused on every call
 
 
 def _register_loaded(game_id: str, cls: type[Game[Any]], reference: str) -> None:

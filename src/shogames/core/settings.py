@@ -38,6 +38,7 @@ class Setting:
         choices: for a ``str`` setting, the allowed values.
         minimum: for an ``int`` setting, the smallest allowed value.
         maximum: for an ``int`` setting, the largest allowed value.
+        old_names: names the setting had before, still read (in records written then) and read as this one.
     """
 
     name: str
@@ -46,6 +47,7 @@ class Setting:
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    old_names: tuple[str, ...] = ()
 
     @property
     def kind(self) -> type:
@@ -126,19 +128,35 @@ def resolve_settings(
     Raises:
         SettingsError: an unknown preset or setting name, or an invalid value.
     """
-    by_name = {spec.name: spec for spec in specs}
-    values: dict[str, SettingValue] = {name: spec.default for name, spec in by_name.items()}
+    by_name = _by_name(specs)
+    values: dict[str, SettingValue] = {spec.name: spec.default for spec in by_name.values()}
     if preset is not None:
         if preset not in presets:
             known = ", ".join(presets) or "none"
             raise SettingsError(f"unknown preset {preset!r}; presets: {known}")
         values.update(presets[preset])
     for name, value in given.items():
-        if name not in by_name:
-            known = ", ".join(by_name) or "none"
-            raise SettingsError(f"unknown setting {name!r}; settings: {known}")
-        values[name] = by_name[name].validate(value)
+        spec = _spec_named(by_name, name)
+        values[spec.name] = spec.validate(value)
     return values
+
+
+def _by_name(specs: Iterable[Setting]) -> dict[str, Setting]:
+    """Each setting under its name and under its old names."""
+    listed = list(specs)
+    by_name: dict[str, Setting] = {}
+    for spec in listed:
+        by_name.update(dict.fromkeys(spec.old_names, spec))
+    for spec in listed:
+        by_name[spec.name] = spec
+    return by_name
+
+
+def _spec_named(by_name: Mapping[str, Setting], name: str) -> Setting:
+    if name not in by_name:
+        known = ", ".join(spec.name for key, spec in by_name.items() if key == spec.name) or "none"
+        raise SettingsError(f"unknown setting {name!r}; settings: {known}")
+    return by_name[name]
 
 
 def parse_settings_text(specs: Iterable[Setting], text: str) -> dict[str, SettingValue]:
@@ -151,16 +169,14 @@ def parse_settings_text(specs: Iterable[Setting], text: str) -> dict[str, Settin
     Raises:
         SettingsError: a pair without ``=``, an unknown name, or an invalid value.
     """
-    by_name = {spec.name: spec for spec in specs}
+    by_name = _by_name(specs)
     values: dict[str, SettingValue] = {}
     for pair in text.split():
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise SettingsError(f"expected a setting as name=value, got {pair!r}")
-        if name not in by_name:
-            known = ", ".join(by_name) or "none"
-            raise SettingsError(f"unknown setting {name!r}; settings: {known}")
-        values[name] = by_name[name].parse(value)
+        spec = _spec_named(by_name, name)
+        values[spec.name] = spec.parse(value)
     return values
 
 

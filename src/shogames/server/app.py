@@ -62,6 +62,7 @@ from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
 from shogames.server.events import PostgresEvents
+from shogames.server.learn import has_rules, learn_router
 from shogames.server.limits import (
     MAX_BODY,
     MAX_WS_FRAME,
@@ -302,6 +303,7 @@ def create_app(
             logger.info("stopped")
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.include_router(learn_router())  # rules pages, lessons, hints (server/learn.py)
     app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
@@ -369,10 +371,14 @@ def create_app(
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def game_page(request: Request, game_id: str) -> Response:
-        live = await service_of(request).get(game_id)
-        return templates.TemplateResponse(
-            request, "game.html", {"game_id": live.id, "game": live.game.id, "name": live.game.name}
-        )
+        try:
+            live = await service_of(request).get(game_id)
+        except ServiceError as error:  # a page, not the API's JSON, for a person who followed a bad link
+            context = {"status": error.status, "message": error.message}
+            return templates.TemplateResponse(request, "missing.html", context, status_code=error.status)
+        game = live.game
+        context = {"game_id": live.id, "game": game.id, "name": game.name, "has_rules": has_rules(game.id)}
+        return templates.TemplateResponse(request, "game.html", context)
 
     @app.get("/viewer", response_class=HTMLResponse)
     async def viewer_page(request: Request) -> Response:

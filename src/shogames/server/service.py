@@ -65,7 +65,7 @@ from shogames.records import (
     write_record,
 )
 from shogames.server.db import GameRow, MoveRow, SeatRow, ServiceClockRow, utc_now
-from shogames.server.views import last_move_targets, legal_move_views, views_for
+from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
 
 logger = logging.getLogger("shogames.server")
 
@@ -262,6 +262,8 @@ class LiveGame:
     """When (the event loop's clock) the game was last used in this process, for eviction."""
     cached: tuple[int, dict[str, Any]] | None = None
     """The snapshot without its clock, and the version it was made at."""
+    notes: list[tuple[State[Any], str | None]] = field(default_factory=list)
+    """Each move's note with the state after it, computed once (:meth:`GameService._notes`)."""
 
     @property
     def state(self) -> State[Any]:
@@ -902,25 +904,29 @@ class GameService:
                 await self._finish(live, resigned=seat.seat, termination="resignation")
             except _StaleError:
                 raise ServiceError(409, "the game changed meanwhile; reload it") from None
+            if live.ai_task is not None:  # a computer player still thinking stops (its worker is ended)
+                live.ai_task.cancel()
+                live.ai_task = None
         self._after_event(live)
         return live
 
     async def takeback(self, game_id: str, token: str | None) -> LiveGame:
-        """Take back the token's seat's last move, and every move after it, in a game against the computer.
+        """Take back the token's seat's last move, and every move after it, against the computer or hot-seat.
 
         The position goes back to where that seat was to move before its last move, the same dice
         included (a takeback does not re-throw).
 
         Raises:
-            ServiceError: no such game (404), a wrong token (403), a game with no AI seat, a finished game
-                or nothing to take back (409).
+            ServiceError: no such game (404), a wrong token (403), a game with no AI seat that is not
+                played hot-seat (online players must agree, which this does not ask), a finished game or
+                nothing to take back (409).
         """
         live = await self.get(game_id)
         async with live.lock:
             seat = self._person_seat(live, token)
             await self._sync(live)
-            if not any(other.kind == AI for other in live.seats):
-                raise ServiceError(409, "takeback is only for games against the computer")
+            if live.mode != "hotseat" and not any(other.kind == AI for other in live.seats):
+                raise ServiceError(409, "takeback is only for games against the computer or on one screen")
             if not live.is_active:
                 raise ServiceError(409, "the game is over; nothing can be taken back")
             if seat.seat not in live.movers:
@@ -1003,10 +1009,31 @@ class GameService:
             "legal": legal_move_views(state) if live.is_active else [],
             "last": last,
             "moves": [
-                {"ply": index + 1, "text": text, "seat": mover}
-                for index, (text, mover) in enumerate(zip(live.texts, live.movers, strict=True))
+                {"ply": index + 1, "text": text, "seat": mover, **({"note": note} if note else {})}
+                for index, (text, mover, note) in enumerate(
+                    zip(live.texts, live.movers, self._notes(live), strict=True)
+                )
             ],
         }
+
+    @staticmethod
+    def _notes(live: LiveGame) -> list[str | None]:
+        """Each move's note (dice lost, a turn passed for want of a legal move), or ``None``."""
+        states, moves, cache = live.states, live.moves, live.notes
+        if not hasattr(views_for(live.game.id), "move_note"):
+            return [None] * len(moves)
+        notes: list[str | None] = []
+        for index, move in enumerate(moves):
+            after = states[index + 1]
+            if index < len(cache) and cache[index][0] is after:
+                notes.append(cache[index][1])
+                continue
+            del cache[index:]
+            note = move_note(states[index], move, after)
+            cache.append((after, note))
+            notes.append(note)
+        del cache[len(moves) :]
+        return notes
 
     def position_at(self, live: LiveGame, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves (0 for the start), to step through the game.
@@ -1074,7 +1101,9 @@ class GameService:
         move_clocks: list[int | None] = []
         for move, mover in played:
             mover_clock = None
-            if control is not None and control.kind == FISCHER and clock is not None:
+            # A seat's clock starts with its first move (as lichess does): that move costs no time.
+            started = mover in live.movers or any(earlier == mover for _, earlier, _, _ in moves)
+            if control is not None and control.kind == FISCHER and clock is not None and started:
                 spent = int(((now - (turn_started or now)).total_seconds()) * 1000)
                 clock[mover] = max(0, clock[mover] - spent) + control.increment_ms
                 mover_clock = clock[mover]
@@ -1100,6 +1129,9 @@ class GameService:
             return None
         if change.turn_started is None:
             return None
+        keep = change.truncate_to if change.truncate_to is not None else len(live.moves)
+        if mover not in live.movers[:keep] and all(seat != mover for _, seat, _, _ in change.moves):
+            return None  # the seat has not moved yet: its clock has not started
         if control.kind == FISCHER:
             assert change.clock_ms is not None
             budget = change.clock_ms[mover]
@@ -1195,10 +1227,20 @@ class GameService:
         self._publish(live)
 
     async def _finish(self, live: LiveGame, *, resigned: int, termination: str) -> None:
-        """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held."""
+        """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held.
+
+        The clocks keep the time actually left: the running clock is charged up to now, and the seat that
+        lost on time has none. A clock of moves (:data:`PER_MOVE`) then stores each seat's time too.
+        """
         record = Record({})
         finish_record(record, live.state, resigned=resigned, termination=termination)
         clock = list(live.clock_ms) if live.clock_ms is not None else None
+        control = live.time_control
+        if control is not None and control.kind == PER_MOVE:
+            clock = [control.limit_ms] * live.game.num_players
+        deadline = self._deadline(live)
+        if deadline is not None and clock is not None:
+            clock[deadline[0]] = max(0, int((deadline[1] - self.now()).total_seconds() * 1000))
         if termination == "time forfeit" and clock is not None:
             clock[resigned] = 0
         change = _Change(
@@ -1221,6 +1263,7 @@ class GameService:
             or mover is None
             or mover == CHANCE
             or live.turn_started is None
+            or mover not in live.movers  # a seat's clock starts with its first move
         ):
             return None
         if control.kind == FISCHER:

@@ -330,10 +330,7 @@ class TerminalGame:
 
     def _describe_result(self, state: State[Any], resigned: int | None) -> str:
         names = self.game.player_names
-        if resigned is not None:
-            others = [name for seat, name in enumerate(names) if seat != resigned]
-            return " and ".join(others) + (" wins" if len(others) == 1 else " win")
-        returns = state.returns()
+        returns = state.returns() if resigned is None else state.forfeit_returns(resigned)
         best = max(returns)
         winners = [names[seat] for seat, value in enumerate(returns) if value == best]
         if len(winners) == len(names):

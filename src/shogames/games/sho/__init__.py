@@ -30,6 +30,7 @@ import itertools
 import math
 import re
 from collections.abc import Hashable, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -38,19 +39,34 @@ from shogames.core.notation import is_number, read_number, shown
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.settings import Setting, SettingValue
 
+
 # Move kinds.
-THROW: Final = 0
-"""A throw of the two dice (chance): ``low`` and ``high`` are the faces."""
-MOVE: Final = 1
-"""A stack on the track moves forward by the sum of ``values``."""
-ENTER: Final = 2
-"""``coins`` coins enter from the hand at the position given by the sum of ``values``."""
-PASS: Final = 3
-"""A voluntary pass (``allow_pass=on``): the turn ends."""
-RETHROW: Final = 4
-"""Under ``para_mode=ios``, after (1,1): throw again to move 2 + the new throw instead of 2."""
-FIRST: Final = 5
-"""The random choice of the first seat (chance, ``first_player=random``): ``coins`` is the seat."""
+class ShoMoveKind(IntEnum):
+    """What a Sho move does (``ShoMove.kind``); also module constants (:data:`THROW`, ...)."""
+
+    THROW = 0
+    """A throw of the two dice (chance): ``low`` and ``high`` are the faces."""
+    MOVE = 1
+    """A stack on the track moves forward by the sum of ``values``."""
+    ENTER = 2
+    """``coins`` coins enter from the hand at the position given by the sum of ``values``."""
+    PASS = 3
+    """A voluntary pass (``allow_pass=on``): the turn ends."""
+    RETHROW = 4
+    """Under ``para_mode=ios``, after (1,1): throw again to move 2 + the new throw instead of 2."""
+    FIRST = 5
+    """The random choice of the first seat (chance, ``first_player=random``): ``coins`` is the seat."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+THROW: Final = ShoMoveKind.THROW
+MOVE: Final = ShoMoveKind.MOVE
+ENTER: Final = ShoMoveKind.ENTER
+PASS: Final = ShoMoveKind.PASS
+RETHROW: Final = ShoMoveKind.RETHROW
+FIRST: Final = ShoMoveKind.FIRST
 
 SIDE_LETTERS: Final = "abcd"
 """The sides' letters in position text: a side is a player, or a team with four players in teams."""
@@ -78,7 +94,7 @@ class ShoMove(NamedTuple):
         high: the higher face of a THROW.
     """
 
-    kind: int
+    kind: ShoMoveKind
     source: int = 0
     values: tuple[int, ...] = ()
     coins: int = 0
@@ -270,6 +286,7 @@ class ShoGame(Game["ShoState"]):
     version = 1
     blurb = "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra"
     display_order = 3
+    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.25", "hard": "alphabeta:depth=2"}
     view_module = "shogames.games.sho.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
@@ -462,6 +479,10 @@ class ShoState(State[ShoMove]):
             self._end = "win"
         elif turns >= int(game.settings["max_turns"]):
             self._end = "cap"
+        if self._end is not None:
+            # Nothing is left to spend in a finished game: one position, one text.
+            self._phase, self._values, self._paras, self._first = _THROW_PHASE, (), 0, None
+            self._follow, self._banked = (-1, 0), 0
 
     def _team_done(self, side: int) -> bool:
         if self._game.settings["team_win"] == "first":
@@ -588,25 +609,80 @@ class ShoState(State[ShoMove]):
         return "normal" if self._end == "win" else "length cap"
 
     @property
-    def winning_seat(self) -> int | None:
-        """The seat that made the winning move (it starts the next game of a series), or ``None``."""
+    def finishing_seat(self) -> int | None:
+        """The seat whose move won the game (it starts the next game of a series), or ``None``.
+
+        Not "the winner": with teams its partner wins too (:attr:`winner_side`, :attr:`winner_seats`).
+        """
         return self._seat if self._winner is not None else None
 
     @property
     def winner_side(self) -> int | None:
-        """The side that won, or ``None``."""
+        """The side that won (a player, or a team of partners), or ``None``."""
         return self._winner
 
+    @property
+    def winner_seats(self) -> tuple[int, ...]:
+        """The seats that won: the winning side's player or both partners; empty while going on or drawn."""
+        if self._winner is None:
+            return ()
+        partners = self._game.partners(self._winner)
+        return tuple(seat for seat in range(self._game.players) if self._game.side_of(seat) in partners)
+
     def returns(self) -> tuple[float, ...]:
-        """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat."""
+        """The winning seats (a player, or both partners) get +1; the others share -1 per winning seat.
+
+        Under ``play_to_placings`` each place has its value, from +1 for the first to -1 for the last; a
+        triple pa ra that ends the game gives its side the next place, and the sides still playing share
+        the places left.
+        """
         game = self._game
         if self._winner is None:
             return (0.0,) * game.players
         if game.placings:
-            order = [*self._placed, *(side for side in range(game.num_sides) if side not in self._placed)]
+            placed = list(self._placed)
+            if self._winner not in placed:
+                placed.append(self._winner)  # a triple pa ra ends the game at once: the next place is its
             last = game.num_sides - 1
-            return tuple(1.0 - 2.0 * order.index(game.side_of(seat)) / last for seat in range(game.players))
+            free = range(len(placed), last + 1)  # the places left, shared by the sides still playing
+            shared = sum(1.0 - 2.0 * rank / last for rank in free) / len(free) if free else 0.0
+            return tuple(
+                1.0 - 2.0 * placed.index(side) / last if side in placed else shared
+                for side in (game.side_of(seat) for seat in range(game.players))
+            )
         return game.win_returns(self._winner)
+
+    def forfeit_returns(self, loser: int) -> tuple[float, ...]:
+        """Every seat's return when seat ``loser`` gives up (resigns, loses on time, abandons).
+
+        With teams the loser's team loses and the other team wins, exactly as if it had borne off: the
+        partners share the outcome (``0-1-0-1`` when Player 1 gives up). Under ``play_to_placings`` the
+        sides already placed keep their places, the loser takes the last, and the sides still playing
+        share the places between. Otherwise the loser gets the least and the others share its loss.
+
+        Raises:
+            ValueError: ``loser`` is not a seat.
+        """
+        game = self._game
+        if not 0 <= loser < game.players:
+            raise ValueError(f"the seat that gives up must be from 0 to {game.players - 1}, got {loser}")
+        if game.teams:
+            losers = game.partners(game.side_of(loser))
+            winner = next(side for side in range(game.num_sides) if side not in losers)
+            return game.win_returns(winner)
+        if game.placings:
+            last = game.num_sides - 1
+            values = dict.fromkeys(range(game.num_sides), 0.0)
+            for rank, side in enumerate(self._placed):
+                values[side] = 1.0 - 2.0 * rank / last
+            playing = [side for side in range(game.num_sides) if side not in self._placed and side != loser]
+            free = list(range(len(self._placed), last + (loser in self._placed)))
+            if loser not in self._placed:
+                values[loser] = -1.0
+            for side in playing:
+                values[side] = sum(1.0 - 2.0 * rank / last for rank in free) / len(free)
+            return tuple(values[game.side_of(seat)] for seat in range(game.players))
+        return super().forfeit_returns(loser)
 
     def evaluate(self) -> tuple[float, ...]:
         """Each side's chance to win from the steps it still needs (docs/games/sho.md, "Evaluation").
@@ -1389,7 +1465,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         raise NotationError("a seat to move needs values to spend")
     if fields[4] == "follow" and len(values) != 1:
         raise NotationError("a follow-up move (second part or overflow) has exactly one value")
-    return ShoState(
+    state = ShoState(
         game,
         owner=tuple(owner),
         size=tuple(size),
@@ -1409,3 +1485,14 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         shomo=frozenset(shomo),
         placed=placed,
     )
+    if state.is_terminal() and (
+        fields[4] != "throw" or values or paras or first or moved >= 0 or bonus or banked
+    ):
+        winner = state.winner_side
+        how = "the turn cap" if winner is None else f"side {SIDE_LETTERS[winner]} has won"
+        raise NotationError(
+            f"the game is over ({how}): "
+            "nothing is left to spend, so the phase is throw, values -, paras 0, first - and there is no "
+            "moved=, bonus= or banked="
+        )
+    return state

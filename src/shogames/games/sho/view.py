@@ -73,7 +73,7 @@ from __future__ import annotations
 from typing import Any
 
 from shogames.core.protocol import CHANCE, State
-from shogames.games.sho import ENTER, MOVE, PASS, RETHROW, SIDE_LETTERS, ShoMove, ShoState
+from shogames.games.sho import ENTER, MOVE, PASS, RETHROW, SIDE_LETTERS, THROW, ShoMove, ShoState
 
 
 def position_view(state: State[Any]) -> dict[str, Any]:
@@ -119,11 +119,6 @@ def position_view(state: State[Any]) -> dict[str, Any]:
     paras = state.paras
     dice = [1, 1] if paras and first is not None else first
     winner = state.winner_side
-    winner_seats = (
-        [seat for seat in range(game.players) if seat_side[seat] in game.partners(winner)]
-        if winner is not None
-        else []
-    )
     return {
         "game": "sho",
         "shells": int(game.settings["shells"]),
@@ -151,7 +146,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "terminal": terminal,
         "truncated": state.is_truncated(),
         "winner_side": winner,
-        "winner_seats": winner_seats,
+        "winner_seats": list(state.winner_seats),
         "returns": list(state.returns()) if terminal else None,
         "text": state.to_text(),
     }
@@ -208,3 +203,24 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
     if len(group) <= 1:
         return (source, destination)
     return (source, destination, "opt:" + _choice_label(move, group))
+
+
+def move_note(before: State[Any], move: Any, after: State[Any]) -> str | None:
+    """What a throw did that the move list alone does not say: a throw with no legal move to make.
+
+    The engine ends such a turn at once, inside the throw's ply (the rules' R13); the page says so. ``None``
+    for an ordinary move.
+    """
+    assert isinstance(before, ShoState) and isinstance(after, ShoState)
+    if after.is_terminal() or not isinstance(move, ShoMove) or move.kind != THROW:
+        return None
+    if before.phase != "throw" or after.to_move == before.seat:
+        return None
+    names = before.game.player_names
+    who = names[before.seat]
+    if after.seat != before.seat:
+        passes = f"the turn passes to {names[after.seat]}"
+        return f"{who} threw {move.low}-{move.high} and has no legal move: {passes}"
+    if after.paras == 0:
+        return f"{who} threw {move.low}-{move.high} and has no legal move with it: the values are lost"
+    return None

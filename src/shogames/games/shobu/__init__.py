@@ -408,8 +408,16 @@ class ShobuState(State[ShobuMove]):
         return self._white
 
     @property
+    def turns(self) -> int:
+        """Turns completed (one turn is one move, so this is also the ply): what ``max_turns`` counts."""
+        return self._turns
+
+    @property
     def side(self) -> int:
-        """The seat whose turn it is (or would be), also once the game is over."""
+        """The side (colour) whose turn it is or would be, also once the game is over.
+
+        Each seat plays its own side, with the same number: :data:`BLACK` is seat 0, :data:`WHITE` seat 1.
+        """
         return self._seat
 
     @property

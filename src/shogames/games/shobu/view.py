@@ -22,9 +22,10 @@ The view (:func:`position_view`) is a dict with these fields:
 ``homeboards``
     Per seat, the names of its two homeboards: ``[["BD", "BL"], ["WD", "WL"]]``.
 ``to_move``
-    The seat to move (0 or 1), or ``None`` when the game is over; ``side`` is the seat whose turn it is or
-    would be (also once the game is over); ``mover_colour`` is that seat's stone letter.
-``turn`` / ``max_turns``
+    The seat to move (0 or 1), or ``None`` when the game is over; ``side`` is the side (colour) whose turn
+    it is or would be, also once the game is over (each seat plays its own side, with the same number);
+    ``mover_colour`` is that side's stone letter.
+``turns`` / ``max_turns``
     Turns played so far, and the length cap (the game is drawn as truncated when it is reached).
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the winning seat (``None`` while going on or when drawn), and why it ended
@@ -121,7 +122,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "to_move": shobu.to_move,
         "side": side,
         "mover_colour": "b" if side == BLACK else "w",
-        "turn": shobu.ply,
+        "turns": shobu.turns,
         "max_turns": shobu.game.max_game_length,
         "terminal": shobu.is_terminal(),
         "winner": shobu.winner,
@@ -144,3 +145,26 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
     df, dr = _STEPS[move.direction]
     passive_to = move.passive_from + move.distance * (df + 4 * dr)
     return (_target(move.passive_from), _target(passive_to), _target(move.aggressive_from))
+
+
+def last_move_targets(state: State[Any], move: Any) -> tuple[str, ...]:
+    """The squares that show a turn as the last move, more than its clicks.
+
+    The passive stone's from and to, the aggressive stone's from and where it landed, and the square of
+    any stone it pushed (where that stone stood, and where it now stands if it stayed on the board).
+
+    Raises:
+        TypeError: ``state`` is not a Shobu state or ``move`` is not a :class:`ShobuMove`.
+    """
+    before = _shobu(state)
+    clicks = move_clicks(before, move)
+    if move.is_pass:
+        return ()
+    df, dr = _STEPS[move.direction]
+    landed = move.aggressive_from + move.distance * (df + 4 * dr)
+    after = _shobu(before.play_unchecked(move))
+    stones_before = before.white if before.side == BLACK else before.black
+    stones_after = after.white if before.side == BLACK else after.black
+    changed = stones_before ^ stones_after  # the pushed stone's old square, and its new one if on board
+    pushed = [_target(bit) for bit in range(64) if changed >> bit & 1]
+    return (*clicks, _target(landed), *pushed)

@@ -18,14 +18,17 @@ Moves
 A turn is a roll (a chance outcome over the 21 unordered pairs), then one move per die, one die at a time;
 the state keeps the dice left. A :class:`ShogammonMove` is a die and a board move or drop (``1:7g7f``,
 ``5:8h2b+``, ``1:P*5e``), a point capture by two pieces with both dice in one move (``4:4f5e&3:6f5e``), or
-losing a die that cannot be played when the other is played second (``6:-``). Rolls are ``1-6``.
+losing a die that cannot be played when the other is played second (``6:-``). Rolls are ``1-6``; with
+``opening_roll=backgammon`` the first move is the opening roll, one die each (``B6-W1``).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections.abc import Hashable, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -66,22 +69,43 @@ DIE_MAPS: Final = {
 START_SFEN: Final = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 """The shogi start in SFEN."""
 
-ROLL: Final = 0
-"""Move kind: a roll of the two dice (chance); ``die`` and ``die2`` are the faces."""
-ACT: Final = 1
-"""Move kind: one die's board move or drop."""
-PAIR: Final = 2
-"""Move kind: a point capture, two pieces onto one enemy point with both dice."""
-LOSE: Final = 3
-"""Move kind: give up a die that has no play, so that the other die is played alone."""
+
+class ShogammonMoveKind(IntEnum):
+    """What a Shogammon move does (``ShogammonMove.kind``); also module constants (:data:`ROLL`, ...)."""
+
+    ROLL = 0
+    """A roll of the two dice (chance); ``die`` and ``die2`` are the faces."""
+    ACT = 1
+    """One die's board move or drop."""
+    PAIR = 2
+    """A point capture, two pieces onto one enemy point with both dice."""
+    LOSE = 3
+    """Give up a die that has no play, so that the other die is played alone."""
+    OPEN = 4
+    """The backgammon opening roll (chance): ``die`` is Black's die, ``die2`` White's; the higher starts
+    and plays both."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+ROLL: Final = ShogammonMoveKind.ROLL
+ACT: Final = ShogammonMoveKind.ACT
+PAIR: Final = ShogammonMoveKind.PAIR
+LOSE: Final = ShogammonMoveKind.LOSE
+OPEN: Final = ShogammonMoveKind.OPEN
+
+
+class DieMapWarning(UserWarning):
+    """A custom die map that does not keep the king alone on face 6 (ruling 1: the seed's prose needs it)."""
 
 
 class ShogammonMove(NamedTuple):
     """One Shogammon move; unused fields are -1 (or 0 for flags).
 
     Attributes:
-        kind: :data:`ROLL`, :data:`ACT`, :data:`PAIR` or :data:`LOSE`.
-        die: the die played (the lower face of a roll).
+        kind: :data:`ROLL`, :data:`ACT`, :data:`PAIR`, :data:`LOSE` or :data:`OPEN`.
+        die: the die played (the lower face of a roll; Black's die of an opening roll).
         origin: the square moved from, or -1 for a drop.
         to: the square moved to.
         promote: 1 if the piece promotes.
@@ -89,7 +113,7 @@ class ShogammonMove(NamedTuple):
         die2, origin2, to2, promote2: the second half of a PAIR (the higher face of a roll).
     """
 
-    kind: int
+    kind: ShogammonMoveKind
     die: int = 0
     origin: int = -1
     to: int = -1
@@ -107,6 +131,13 @@ ROLLS: Final = tuple(
     for high in range(low, 7)
 )
 """The 21 unordered rolls of two dice with their exact probabilities."""
+OPENING_ROLLS: Final = tuple(
+    (ShogammonMove(OPEN, die=black, die2=white), Fraction(1, 30))
+    for black in range(1, 7)
+    for white in range(1, 7)
+    if black != white
+)
+"""The backgammon opening roll: each side throws one die, equal dice are thrown again (30 outcomes)."""
 
 
 def square_name(square: int) -> str:
@@ -200,6 +231,8 @@ def _dead(kind: int, square: int, colour: int) -> bool:
 
 # --- Settings ---------------------------------------------------------------------------------------------
 
+_OFF_ON: Final = ("off", "on")
+
 _SETTINGS: Final = (
     Setting(
         "die_map",
@@ -217,6 +250,29 @@ _SETTINGS: Final = (
         "off",
         "backgammon's rule: only turns that use the most dice are legal",
         ("off", "on"),
+    ),
+    Setting(
+        "opening_roll",
+        "black",
+        "who starts: Black rolls both dice, or each side throws one die and the higher plays both (ruling 2)",
+        ("black", "backgammon"),
+    ),
+    Setting(
+        "point_capture",
+        "sequential",
+        "the second capturer of a point is judged after the first has left its square, or in the position "
+        "as it stands (ruling 17)",
+        ("sequential", "simultaneous"),
+    ),
+    Setting(
+        "drop_stack", "off", "a drop may land on an own single piece to make a point (ruling 20)", _OFF_ON
+    ),
+    Setting(
+        "repetition",
+        "none",
+        "no repetition rule, or a draw when a position stands at the start of a turn for the fourth time "
+        "(ruling 27)",
+        ("none", "fourfold"),
     ),
     Setting("max_turns", 1000, "turns (rolls) before the game is cut and drawn; 0 for no cap", minimum=0),
 )
@@ -246,6 +302,7 @@ class ShogammonGame(Game["ShogammonState"]):
     version = 1
     blurb = "shogi played with two dice and stacked points"
     display_order = 4
+    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.2", "hard": "greedy"}
     view_module = "shogames.games.shogammon.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
@@ -253,6 +310,7 @@ class ShogammonGame(Game["ShogammonState"]):
         "generals": {"die_map": "generals"},
         "minors-split": {"die_map": "minors-split"},
         "strict": {"strict_dice": "on"},
+        "backgammon": {"opening_roll": "backgammon", "strict_dice": "on"},
     }
 
     def __init__(self, preset: str | None = None, **settings: object) -> None:
@@ -263,6 +321,19 @@ class ShogammonGame(Game["ShogammonState"]):
         )
         self.strict = self.settings["strict_dice"] == "on"
         self.max_turns = int(self.settings["max_turns"])
+        self.backgammon_opening = self.settings["opening_roll"] == "backgammon"
+        self.simultaneous = self.settings["point_capture"] == "simultaneous"
+        self.drop_stack = self.settings["drop_stack"] == "on"
+        self.fourfold = self.settings["repetition"] == "fourfold"
+        self.die_map_warning: str | None = None
+        """Why the die map goes against the seed's prose (ruling 1), or ``None``; also given as a warning."""
+        if name == "custom" and [kind for kind, face in self.faces.items() if face == 6] != [KING]:
+            on_six = "".join(LETTERS[kind] for kind in range(1, 9) if self.faces[kind] == 6)
+            self.die_map_warning = (
+                f"custom_map gives face 6 to {on_six} and the king face {self.faces[KING]}: the seed says a "
+                "6 forces the king to move, which needs the king alone on 6 (ruling 1)"
+            )
+            warnings.warn(self.die_map_warning, DieMapWarning, stacklevel=2)
 
     def face(self, kind: int) -> int:
         """The die face that moves or drops a piece of ``kind`` (promoted pieces keep their kind's face)."""
@@ -304,8 +375,10 @@ class ShogammonState(State[ShogammonMove]):
 
     __slots__ = (
         "_dice",
+        "_end",
         "_game",
         "_hands",
+        "_history",
         "_legal",
         "_lower",
         "_ply",
@@ -326,6 +399,8 @@ class ShogammonState(State[ShogammonMove]):
         dice: tuple[int, ...],
         turns: int,
         ply: int,
+        history: tuple[Hashable, ...] = (),
+        end: str | None = None,
     ) -> None:
         self._game = game
         self._lower = lower
@@ -344,6 +419,14 @@ class ShogammonState(State[ShogammonMove]):
             for colour in ((BLACK if piece > 0 else WHITE),)
         }
         self._winner: int | None = next(iter(kings)) if len(kings) == 1 else None
+        # repetition=fourfold: the positions that stood at the start of each turn so far (ruling 27).
+        self._history = history
+        self._end = end
+        if game.fourfold and not dice and self._winner is None and end is None:
+            standing = (lower, upper, hands, side)
+            self._history = (*history, standing)
+            if self._history.count(standing) >= 4:
+                self._end = "repetition"
 
     # --- Facts ------------------------------------------------------------------------------------------
 
@@ -359,8 +442,21 @@ class ShogammonState(State[ShogammonMove]):
 
     @property
     def side(self) -> int:
-        """The side whose turn it is: :data:`BLACK` or :data:`WHITE`."""
+        """The side (colour) whose turn it is: :data:`BLACK` or :data:`WHITE`.
+
+        Each seat plays its own side, with the same number: Black is seat 0, White seat 1.
+        """
         return self._side
+
+    @property
+    def is_opening_roll(self) -> bool:
+        """Whether the next move is the backgammon opening roll, each side throwing one die (ruling 2)."""
+        return self._opening()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that took the enemy king, or ``None`` (going on, or drawn by the turn cap)."""
+        return self._winner
 
     @property
     def turns(self) -> int:
@@ -388,12 +484,22 @@ class ShogammonState(State[ShogammonMove]):
         return self._side if self._dice else CHANCE
 
     def is_terminal(self) -> bool:
-        """Over when a king has been captured, or at the turn cap."""
-        return self._winner is not None or self.is_truncated()
+        """Over when a king is taken, at the turn cap, or (``repetition=fourfold``) at a fourth repetition."""
+        return self._winner is not None or self._end is not None or self.is_truncated()
 
     def is_truncated(self) -> bool:
         """Whether ``max_turns`` turns were played without a king being taken."""
-        return self._winner is None and 0 < self._game.max_turns <= self._turns
+        return self._winner is None and self._end is None and 0 < self._game.max_turns <= self._turns
+
+    def termination(self) -> str | None:
+        """``normal`` (a king taken), ``repetition`` (``repetition=fourfold``), ``length cap`` or ``None``."""
+        if self._end is not None:
+            return self._end
+        return super().termination()
+
+    def _opening(self) -> bool:
+        """Whether the next move is the backgammon opening roll (``opening_roll=backgammon``, ruling 2)."""
+        return self._game.backgammon_opening and self._turns == 0 and not self._dice
 
     def returns(self) -> tuple[float, ...]:
         """+1 to the side that took the king, -1 to the other; 0 each otherwise."""
@@ -475,8 +581,11 @@ class ShogammonState(State[ShogammonMove]):
         return king, gains[0] + gains[1] / 3
 
     def key(self) -> Hashable:
-        """Board, hands, side and dice left (not the counters)."""
-        return (self._lower, self._upper, self._hands, self._side, self._dice)
+        """Board, hands, side and dice left, whether the opening roll is next and a repetition draw.
+
+        Not the counters, and not the history of earlier positions (``repetition=fourfold``).
+        """
+        return (self._lower, self._upper, self._hands, self._side, self._dice, self._opening(), self._end)
 
     def chance_outcomes(self) -> tuple[tuple[ShogammonMove, Fraction], ...]:
         """The 21 rolls with their exact probabilities.
@@ -486,7 +595,7 @@ class ShogammonState(State[ShogammonMove]):
         """
         if self.to_move != CHANCE:
             raise ValueError("chance_outcomes() asked of a Shogammon state that is not waiting for a roll")
-        return ROLLS
+        return OPENING_ROLLS if self._opening() else ROLLS
 
     # --- Move generation -------------------------------------------------------------------------------
 
@@ -496,7 +605,7 @@ class ShogammonState(State[ShogammonMove]):
             if self.is_terminal():
                 self._legal = ()
             elif not self._dice:
-                self._legal = tuple(move for move, _ in ROLLS)
+                self._legal = tuple(move for move, _ in self.chance_outcomes())
             else:
                 # A position read from text may hold dice with no play: losing them is then the only move.
                 self._legal = tuple(self._turn_moves()) or (ShogammonMove(LOSE, die=self._dice[0]),)
@@ -556,6 +665,7 @@ class ShogammonState(State[ShogammonMove]):
             "dice": self._dice,
             "turns": self._turns,
             "ply": self._ply + 1,
+            "history": self._history,
         }
         fields.update(changes)
         return ShogammonState(self._game, **fields)  # type: ignore[arg-type]
@@ -580,6 +690,10 @@ class ShogammonState(State[ShogammonMove]):
         """The state after ``move`` (taken from :meth:`legal_moves`)."""
         if move.kind == ROLL:
             return self._settle(self._replace(dice=(move.die, move.die2)))
+        if move.kind == OPEN:  # the higher die starts and plays both (its turn is turn 1)
+            side = BLACK if move.die > move.die2 else WHITE
+            dice = (min(move.die, move.die2), max(move.die, move.die2))
+            return self._settle(self._replace(side=side, dice=dice))
         after = self._apply(move)
         if after._winner is not None or move.kind == PAIR or len(self._dice) == 1:
             return after._end_turn()
@@ -629,7 +743,8 @@ class ShogammonState(State[ShogammonMove]):
                     letter = LETTERS[kind] if colour == BLACK else LETTERS[kind].lower()
                     hand += (str(count) if count > 1 else "") + letter
         dice = "-" if not self._dice else "-".join(map(str, self._dice))
-        return f"{'/'.join(rows)} {'bw'[self._side]} {hand or '-'} {self._turns + 1} {dice} {self._ply}"
+        end = " end=repetition" if self._end == "repetition" else ""
+        return f"{'/'.join(rows)} {'bw'[self._side]} {hand or '-'} {self._turns + 1} {dice} {self._ply}{end}"
 
     def move_to_text(self, move: ShogammonMove) -> str:
         """The move in notation.
@@ -639,6 +754,8 @@ class ShogammonState(State[ShogammonMove]):
         """
         if move.kind == ROLL:
             return f"{move.die}-{move.die2}"
+        if move.kind == OPEN:
+            return f"B{move.die}-W{move.die2}"
         if move.kind == LOSE:
             return f"{move.die}:-"
         first = _action_text(move.die, move.origin, move.to, move.promote, move.drop)
@@ -661,9 +778,20 @@ class ShogammonState(State[ShogammonMove]):
     def _why_illegal(self, move: ShogammonMove) -> str:
         if self.is_terminal():
             return "the game is over"
+        if move.kind == OPEN and not self._game.backgammon_opening:
+            return "the opening roll (B6-W1) is played only with opening_roll=backgammon"
+        if move.kind == OPEN and not self._opening():
+            return "the opening roll (B6-W1) is only the game's first move"
+        if move.kind == OPEN and move.die == move.die2:
+            return "equal dice in the opening roll are thrown again"
+        if self._opening():
+            return (
+                "the game opens with one die each (opening_roll=backgammon): B6-W1 is Black's 6 and White's "
+                "1, and the higher die starts and plays both"
+            )
         if not self._dice:
             return "the dice are to be rolled: a roll such as 1-6 comes next"
-        if move.kind == ROLL:
+        if move.kind in (ROLL, OPEN):
             return f"the dice are rolled; {'bw'[self._side]} plays {'-'.join(map(str, self._dice))}"
         if move.die not in self._dice:
             return f"the dice left are {', '.join(map(str, self._dice))}; there is no {move.die}"
@@ -674,9 +802,10 @@ class ShogammonState(State[ShogammonMove]):
                 return f"there is no {LETTERS[move.drop]} in hand"
             if self._game.face(move.drop) != move.die:
                 return f"a {LETTERS[move.drop]} moves with a {self._game.face(move.drop)}, not a {move.die}"
+            onto = "empty squares or own single pieces" if self._game.drop_stack else "empty squares"
             return (
-                "drops go onto empty squares, never a second own unpromoted pawn on a file, never where the "
-                "piece could not move"
+                f"drops go onto {onto}, never a second own unpromoted pawn on a file, never where the piece "
+                "could not move"
             )
         if move.kind == ACT:
             piece = self._upper[move.origin] or self._lower[move.origin]
@@ -785,7 +914,9 @@ def _actions(
         if not hands[8 * colour + kind] or game.face(kind) != die:
             continue
         for to in range(81):
-            if lower[to] or _dead(kind, to, colour):
+            if lower[to] and not (game.drop_stack and lower[to] * sign > 0 and not upper[to]):
+                continue  # drops go onto empty squares (drop_stack=on: or onto an own single piece)
+            if _dead(kind, to, colour):
                 continue
             if kind == PAWN and _pawn_on_file(lower, upper, to % 9, sign):
                 continue
@@ -809,13 +940,19 @@ def _pairs(
 ) -> list[ShogammonMove]:
     """Point captures: each half for the first die, completed by another piece with the second die.
 
-    The second piece moves after the first is lifted off its square (rulings §3, ruling 17).
+    The second piece moves after the first is lifted off its square (rulings §3, ruling 17); with
+    ``point_capture=simultaneous`` both are judged in the position as it stands, so the second is another
+    piece that reaches the point already.
     """
     pairs: list[ShogammonMove] = []
+    standing = _actions(game, lower, upper, hands, colour, second)[1] if game.simultaneous else []
     for half in halves:
-        lifted_lower, lifted_upper = list(lower), list(upper)
-        _lift(lifted_lower, lifted_upper, half.origin, colour, 0)
-        _, seconds = _actions(game, tuple(lifted_lower), tuple(lifted_upper), hands, colour, second)
+        if game.simultaneous:
+            seconds = [other for other in standing if other.origin != half.origin]
+        else:
+            lifted_lower, lifted_upper = list(lower), list(upper)
+            _lift(lifted_lower, lifted_upper, half.origin, colour, 0)
+            _, seconds = _actions(game, tuple(lifted_lower), tuple(lifted_upper), hands, colour, second)
         pairs.extend(
             half._replace(die2=second, origin2=other.origin, to2=other.to, promote2=other.promote)
             for other in seconds
@@ -848,7 +985,10 @@ def _move_piece(
     """Play one board move or drop on the lists: place, stack on an own single, or capture an enemy single."""
     sign = 1 if colour == BLACK else -1
     if drop:
-        lower[to] = sign * drop
+        if lower[to]:  # drop_stack=on: onto an own single piece, making a point
+            upper[to] = sign * drop
+        else:
+            lower[to] = sign * drop
         hands[8 * colour + drop] -= 1
         return
     piece = _lift(lower, upper, origin, colour, promote)
@@ -865,7 +1005,7 @@ def _move_piece(
 
 _ACTION_RE: Final = r"([1-6])\s*:\s*(?:([PLNSGBR])\s*\*\s*([1-9][a-i])|([1-9][a-i])\s*([1-9][a-i])\s*(\+?))"
 _MOVE_RE: Final = re.compile(
-    rf"^\s*(?:(?P<roll>[1-6]\s*-\s*[1-6])|(?P<lose>[1-6])\s*:\s*-|(?P<first>{_ACTION_RE})(?:\s*&\s*(?P<second>{_ACTION_RE}))?)\s*$",
+    rf"^\s*(?:(?P<open>b\s*[1-6]\s*-\s*w\s*[1-6])|(?P<roll>[1-6]\s*-\s*[1-6])|(?P<lose>[1-6])\s*:\s*-|(?P<first>{_ACTION_RE})(?:\s*&\s*(?P<second>{_ACTION_RE}))?)\s*$",
     re.IGNORECASE,
 )
 
@@ -892,6 +1032,9 @@ def _read_move(text: str) -> ShogammonMove:
             f"{text!r} is not a Shogammon move; expected a roll such as 1-6, a die and a move such as "
             "1:7g7f, 5:8h2b+ or 1:P*5e, a point capture such as 4:4f5e&3:6f5e, or a lost die such as 6:-"
         )
+    if match.group("open"):
+        black, white = (int(face) for face in re.findall(r"[1-6]", match.group("open")))
+        return ShogammonMove(OPEN, die=black, die2=white)
     if match.group("roll"):
         low, high = sorted(int(face) for face in re.findall(r"[1-6]", match.group("roll")))
         return ShogammonMove(ROLL, die=low, die2=high)
@@ -911,10 +1054,17 @@ def _read_move(text: str) -> ShogammonMove:
 def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
     """Read position text; see :meth:`ShogammonGame.state_from_text`."""
     fields = text.split()
-    if len(fields) != 6:
+    end = None
+    if len(fields) == 7 and fields[6] == "end=repetition":
+        if not game.fourfold:
+            raise NotationError("end=repetition needs repetition=fourfold: there is no repetition rule here")
+        end = "repetition"
+        if fields[4] != "-":
+            raise NotationError("a repetition ends the game at the start of a turn: the dice are -")
+    elif len(fields) != 6:
         raise NotationError(
-            f"a Shogammon position has 6 fields 'board side hand turn dice ply', got {len(fields)} in "
-            f"{text!r}"
+            f"a Shogammon position has 6 fields 'board side hand turn dice ply' (then end=repetition when a "
+            f"four-fold repetition ended it), got {len(fields)} in {shown(text)}"
         )
     rows = fields[0].split("/")
     if len(rows) != 9:
@@ -997,6 +1147,7 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
         dice=dice,
         turns=read_number(fields[3], "the turn number") - 1,
         ply=ply,
+        end=end,
     )
 
 

@@ -27,11 +27,11 @@ The view (:func:`position_view`) is a dict with these fields:
     Six entries ``{"face": 1, "kinds": ["P"]}``: which kinds each face moves or drops (a promoted piece uses
     its kind's face); ``die_map_text`` is the same as ``"1:P 2:LN 3:S 4:G 5:BR 6:K"``, and ``face_of`` maps a
     kind letter to its face.
-``turn`` / ``max_turns`` / ``ply``
-    The turn number (turns played plus 1), the turn cap (0 for none) and the plies so far.
+``turns`` / ``max_turns`` / ``ply``
+    Turns completed, the turn cap (0 for none) and the plies so far.
 ``terminal`` / ``winner`` / ``termination``
     Whether the game is over, the seat that took the enemy king (``None`` if none), and why it ended
-    (``"king taken"``, ``"length cap"`` or ``None``).
+    (``"king taken"``, ``"repetition"``, ``"length cap"`` or ``None``).
 ``strict_dice``
     Whether backgammon's maximum rule is on.
 ``status``
@@ -68,6 +68,7 @@ from shogames.games.shogammon import (
     PAIR,
     PROMOTED,
     RANK_NAMES,
+    ROLL,
     WHITE,
     ShogammonMove,
     ShogammonState,
@@ -103,6 +104,10 @@ def _status(state: ShogammonState, names: tuple[str, ...], winner: int | None) -
         return f"{names[winner]} took the king and won"
     if state.is_truncated():
         return "Drawn: the turn cap was reached"
+    if state.is_terminal():
+        return "Drawn: the same position stood a fourth time"
+    if state.is_opening_roll:
+        return "Each side rolls one die: the higher starts"
     mover = names[state.side]
     if not state.dice:
         return f"{mover} to roll"
@@ -139,15 +144,12 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         face: [LETTERS[kind] for kind in range(1, KING + 1) if game.faces[kind] == face]
         for face in range(1, 7)
     }
-    results = s.returns()
-    winner = (
-        next((seat for seat, value in enumerate(results) if value > 0), None) if s.is_terminal() else None
-    )
+    winner = s.winner
     termination = None
     if winner is not None:
         termination = "king taken"
-    elif s.is_truncated():
-        termination = "length cap"
+    elif s.is_terminal():
+        termination = s.termination()  # "repetition" (repetition=fourfold) or "length cap"
     names = game.player_names
     to_move = s.to_move
     return {
@@ -163,7 +165,7 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "die_map": [{"face": face, "kinds": kinds} for face, kinds in kinds_of.items()],
         "die_map_text": " ".join(f"{face}:{''.join(kinds)}" for face, kinds in kinds_of.items()),
         "face_of": {LETTERS[kind]: game.faces[kind] for kind in range(1, KING + 1)},
-        "turn": s.turns + 1,
+        "turns": s.turns,
         "max_turns": game.max_turns,
         "ply": s.ply,
         "terminal": s.is_terminal(),
@@ -230,3 +232,24 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
     alike = [other for other in alike if other.origin2 == move.origin2]
     _choice(clicks, alike, "promote2", move.promote2)
     return tuple(clicks)
+
+
+def move_note(before: State[Any], move: Any, after: State[Any]) -> str | None:
+    """What a move did that the move list alone does not say: dice lost because they had no play.
+
+    ``None`` for an ordinary move. The page shows the note in the move list and under the board.
+    """
+    state, then = _shogammon(before), _shogammon(after)
+    if then.is_terminal() or not isinstance(move, ShogammonMove):
+        return None
+    who = state.game.player_names[state.side]
+    if move.kind == ROLL and then.side != state.side:
+        lost = "neither die has a play, so both are lost and the turn passes"
+        return f"{who} rolled {move.die}-{move.die2}: {lost}"
+    if move.kind == LOSE:
+        return f"{who}'s {move.die} has no play: it is lost"
+    if move.kind == ACT and len(state.dice) == 2 and then.side != state.side:
+        dice = list(state.dice)
+        dice.remove(move.die)
+        return f"{who}'s other die, the {dice[0]}, has no play after that move: it is lost"
+    return None

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable, Iterator, Mapping
+from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
 
@@ -63,37 +64,61 @@ FILES: Final = "abcdefghi"
 SIZE: Final = 9
 """The field is SIZE × SIZE squares."""
 
+
 # Move kinds, in the order legal_moves lists them.
-STEP: Final = 0
-"""A foot traveller steps to an adjacent empty square (also a step that answers a shoo)."""
-MOUNT: Final = 1
-"""A foot traveller mounts an adjacent free horse and may ride on (towers: mount only)."""
-RIDE: Final = 2
-"""A mounted traveller slides like a queen."""
-DISMOUNT: Final = 3
-"""A mounted traveller steps off to an adjacent empty square; the horse stays, free."""
-CAPTURE: Final = 4
-"""A traveller takes an adjacent enemy rider's horse, placing the rider, and may ride on."""
-RETURN: Final = 5
-"""A stabled traveller comes back on foot to an empty square of its first row."""
-CALL: Final = 6
-"""A horse is called up from the stable (towers: dropped)."""
-SLIDE: Final = 7
-"""A free horse slides like a queen."""
-HOLD: Final = 8
-"""A free horse next to one of the mover's travellers is held for the opponent's next turn."""
-RETIRE: Final = 9
-"""A free horse next to one of the mover's travellers goes to the mover's pasture for good."""
-SHOOED_OFF: Final = 10
-"""A shooed traveller with no answer leaves the field (towers: and is dropped near its start area)."""
-HUSH: Final = 11
-"""The opponent's last move is taken back: "Hush, you can't do that!"."""
-PASS: Final = 12
-"""No legal action: the turn passes."""
-TOSS: Final = 13
-"""The coin toss (a chance outcome): ``to`` is the winner's seat."""
-CHOOSE: Final = 14
-"""The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
+class ShooMoveKind(IntEnum):
+    """What a Shoo move does (``ShooMove.kind``); also module constants (:data:`STEP`, ...)."""
+
+    STEP = 0
+    """A foot traveller steps to an adjacent empty square (also a step that answers a shoo)."""
+    MOUNT = 1
+    """A foot traveller mounts an adjacent free horse and may ride on (towers: mount only)."""
+    RIDE = 2
+    """A mounted traveller slides like a queen."""
+    DISMOUNT = 3
+    """A mounted traveller steps off to an adjacent empty square; the horse stays, free."""
+    CAPTURE = 4
+    """A traveller takes an adjacent enemy rider's horse, placing the rider, and may ride on."""
+    RETURN = 5
+    """A stabled traveller comes back on foot to an empty square of its first row."""
+    CALL = 6
+    """A horse is called up from the stable (towers: dropped)."""
+    SLIDE = 7
+    """A free horse slides like a queen."""
+    HOLD = 8
+    """A free horse next to one of the mover's travellers is held for the opponent's next turn."""
+    RETIRE = 9
+    """A free horse next to one of the mover's travellers goes to the mover's pasture for good."""
+    SHOOED_OFF = 10
+    """A shooed traveller with no answer leaves the field (towers: and is dropped near its start area)."""
+    HUSH = 11
+    """The opponent's last move is taken back: "Hush, you can't do that!"."""
+    PASS = 12
+    """No legal action: the turn passes."""
+    TOSS = 13
+    """The coin toss (a chance outcome): ``to`` is the winner's seat."""
+    CHOOSE = 14
+    """The toss winner's choice: ``to`` is 0 for the first move, 1 for the odd horse."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+STEP: Final = ShooMoveKind.STEP
+MOUNT: Final = ShooMoveKind.MOUNT
+RIDE: Final = ShooMoveKind.RIDE
+DISMOUNT: Final = ShooMoveKind.DISMOUNT
+CAPTURE: Final = ShooMoveKind.CAPTURE
+RETURN: Final = ShooMoveKind.RETURN
+CALL: Final = ShooMoveKind.CALL
+SLIDE: Final = ShooMoveKind.SLIDE
+HOLD: Final = ShooMoveKind.HOLD
+RETIRE: Final = ShooMoveKind.RETIRE
+SHOOED_OFF: Final = ShooMoveKind.SHOOED_OFF
+HUSH: Final = ShooMoveKind.HUSH
+PASS: Final = ShooMoveKind.PASS
+TOSS: Final = ShooMoveKind.TOSS
+CHOOSE: Final = ShooMoveKind.CHOOSE
 
 _PLAY, _TOSS, _CHOICE = 0, 1, 2
 _PHASE_NAMES: Final = ("play", "toss", "choice")
@@ -111,7 +136,7 @@ class ShooMove(NamedTuple):
         shoo: the square of the enemy traveller shooed by this move, or -1.
     """
 
-    kind: int
+    kind: ShooMoveKind
     origin: int = -1
     via: int = -1
     place: int = -1
@@ -267,7 +292,13 @@ _SETTINGS: Final = (
         "who moves first: decided by the toss and choice, or fixed",
         ("toss", "blue", "white"),
     ),
-    Setting("max_plies", 1000, "standing moves before the game is cut and drawn (length cap)", minimum=1),
+    Setting(
+        "max_turns",
+        1000,
+        "turns (standing moves) before the game is cut and drawn (length cap)",
+        minimum=1,
+        old_names=("max_plies",),
+    ),
 )
 
 # The most hushes one turn can see: every hushable move is a step or dismount (at most 8 per traveller
@@ -287,7 +318,8 @@ class ShooGame(Game["ShooState"]):
         mount_escape: ``on`` or ``off``.
         leave_home: ``no`` or ``yes`` (variant V3).
         first_player: ``toss``, ``blue`` or ``white``.
-        max_plies: the length cap in standing moves (hushed moves and hushes do not count).
+        max_turns: the length cap in turns: standing moves (hushed moves and hushes do not count); its
+            name was ``max_plies``, still read.
 
     The towers ruleset has no hushing and no traveller stables, drops horses anywhere outside the home
     areas and settles home captures by itself, so it ignores ``stable_drop``, ``hush`` and
@@ -300,6 +332,7 @@ class ShooGame(Game["ShooState"]):
     blurb = "a 9×9 travelling game with neutral horses, shooing and hushing"
     display_order = 1
     suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
+    agent_levels: ClassVar[Mapping[str, str]] = {"hard": "alphabeta:depth=2"}
     view_module = "shogames.games.shoo.view"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
@@ -321,7 +354,7 @@ class ShooGame(Game["ShooState"]):
         self.capture_in_home = "anywhere" if self.towers else str(self.settings["capture_in_home"])
         self.mount_escape = self.settings["mount_escape"] == "on"
         self.safety = self.settings["leave_home"] == "no"
-        self.max_plies = int(self.settings["max_plies"])
+        self.max_turns = int(self.settings["max_turns"])
         self.horses_per_stable = (int(self.settings["horses"]) - 1) // 2
 
     @property
@@ -332,7 +365,7 @@ class ShooGame(Game["ShooState"]):
     @property
     def max_game_length(self) -> int:
         """A true bound: two opening plies, then per standing move at most 81 hushed moves and hushes."""
-        return 2 + self.max_plies * (1 + 2 * _MAX_HUSHES_PER_TURN)
+        return 2 + self.max_turns * (1 + 2 * _MAX_HUSHES_PER_TURN)
 
     @property
     def has_chance(self) -> bool:
@@ -467,6 +500,30 @@ class ShooState(State[ShooMove]):
         # A position restored by a HUSH keeps its own node; any other adds itself after `parent`.
         self._history = history if history is not None else self._record_history(parent)
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields for :mod:`pickle`, with the chain of earlier positions as a flat list.
+
+        Pickling the chain as linked nodes would recurse once per ply and fail in a long game.
+        """
+        fields = {name: getattr(self, name) for name in self.__slots__ if name not in ("_history", "_legal")}
+        chain = []
+        node: _History | None = self._history
+        while node is not None:
+            chain.append((node.key, node.epoch))
+            node = node.parent
+        fields["_history"] = chain
+        return fields
+
+    def __setstate__(self, fields: dict[str, object]) -> None:
+        chain = fields.pop("_history")
+        node: _History | None = None
+        for key, epoch in reversed(chain):  # type: ignore[call-overload]
+            node = _History(key, epoch, node)
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        self._history = node  # type: ignore[assignment]
+        self._legal = None
+
     # --- Facts about the position ------------------------------------------------------------------------
 
     @property
@@ -480,8 +537,8 @@ class ShooState(State[ShooMove]):
         return self._ply
 
     @property
-    def standing_moves(self) -> int:
-        """Moves that stand (no toss, choice, hushed move or hush): what ``max_plies`` counts."""
+    def turns(self) -> int:
+        """Turns completed: standing moves (no toss, choice, hushed move or hush); the cap counts them."""
         return self._moves
 
     @property
@@ -577,7 +634,7 @@ class ShooState(State[ShooMove]):
                 return "win"
         if self._passes >= 2:
             return "passes"
-        if self._moves >= self._game.max_plies:
+        if self._moves >= self._game.max_turns:
             return "cap"
         return None
 
@@ -619,7 +676,7 @@ class ShooState(State[ShooMove]):
         return self._end is not None
 
     def is_truncated(self) -> bool:
-        """Whether the game reached ``max_plies`` standing moves without a result."""
+        """Whether the game reached ``max_turns`` turns (standing moves) without a result."""
         return self._end == "cap"
 
     def termination(self) -> str | None:
@@ -1079,6 +1136,14 @@ class ShooState(State[ShooMove]):
                 "where it is not shooed or mount a horse next to it; with no answer, play "
                 f"~{square_name(self._shoo)}"
             )
+        if self._shoo >= 0 and kind == CAPTURE:
+            return (
+                f"a capture does not answer a shoo (A13): move the traveller on {square_name(self._shoo)} on "
+                "foot to a square where it is not shooed"
+                + (", or mount a horse next to it" if self._game.mount_escape else "")
+            )
+        if self._shoo >= 0 and kind == MOUNT and not self._game.mount_escape:
+            return "with mount_escape=off a shoo is answered only on foot: mounting does not answer it"
         if towers_shooed and move.origin not in towers_shooed:
             names = ", ".join(square_name(square) for square in towers_shooed)
             return f"{me} must first remove a shoo by moving one of the shooed travellers: {names}"
@@ -1122,12 +1187,58 @@ class ShooState(State[ShooMove]):
                 return f"there is no free horse on {square_name(horse)}"
             if horse == self._held:
                 return f"the horse on {square_name(horse)} is held by the opponent for this turn"
+            if kind in (HOLD, RETIRE) and not NEIGHBOUR_MASKS[horse] & mine:
+                verb = "held" if kind == HOLD else "retired"
+                return (
+                    f"a horse is {verb} only when one of your travellers stands next to it; no traveller of "
+                    f"yours stands next to it on {square_name(horse)}"
+                )
+        if kind == CAPTURE:
+            problem = self._capture_problem(move)
+            if problem is not None:
+                return problem
         if kind == CALL and not self._stable_horses[self._side]:
             return "there is no horse left in your stable"
         if kind == CALL and not self._game.towers and not self._game.drop_anywhere:
             return "a stable horse is called up onto an empty square next to one of your travellers"
         if kind == RETURN and not self._stable_travellers[self._side]:
             return "there is no traveller in your stable"
+        return None
+
+    def _capture_problem(self, move: ShooMove) -> str | None:
+        """Which capture rule (action 10, A19–A21) a capture by a traveller of the mover breaks."""
+        origin, rider, place = move.origin, move.via, move.place
+        theirs = self._travellers[self._side ^ 1]
+        if not (theirs & self._mounted) >> rider & 1:
+            return (
+                f"there is no enemy rider on {square_name(rider)} (it holds {self.piece_at(rider)!r}): a "
+                "capture takes a mounted enemy traveller"
+            )
+        if not NEIGHBOUR_MASKS[origin] >> rider & 1:
+            return (
+                f"the traveller on {square_name(origin)} is not next to the rider on {square_name(rider)}: a "
+                "capture takes a rider next to the capturer at the start of the move"
+            )
+        occupied = self._travellers[0] | self._travellers[1] | self._horses
+        if not NEIGHBOUR_MASKS[rider] >> place & 1:
+            return (
+                f"the captured traveller is put on an empty square next to its horse on "
+                f"{square_name(rider)}; {square_name(place)} is not next to it"
+            )
+        if occupied >> place & 1:
+            return (
+                "the captured traveller is put on an empty square next to its horse; "
+                f"{square_name(place)} is not empty"
+            )
+        home = HOME_MASKS[self._side ^ 1]
+        if home >> rider & 1:
+            if self._game.capture_in_home == "immune":
+                return "with capture_in_home=immune a rider in its home area cannot be captured"
+            if self._game.capture_in_home == "place-inside" and not home >> place & 1:
+                return (
+                    "with capture_in_home=place-inside a rider captured in its home area is put on a square "
+                    f"inside it; {square_name(place)} is outside"
+                )
         return None
 
     def shooed_travellers(self) -> tuple[int, ...]:

@@ -42,8 +42,8 @@ A JSON-ready dict with these fields (squares are names such as ``"e5"``; sides a
 ``homes``, ``first_rows``
     Per side, the nine squares of its home area (its destination: South a7–c9, North g1–i3), and its
     first row, where its stabled travellers return (South rank 1, North rank 9).
-``standing_moves``, ``max_plies``
-    Moves that stand so far, and the length cap.
+``turns``, ``max_turns``
+    Turns completed (moves that stand), and the length cap in turns.
 ``result``
     ``None`` while the game goes on, else ``{"winner": seat or None, "termination": text}``.
 ``settings``
@@ -214,8 +214,8 @@ def position_view(state: State[Any]) -> dict[str, Any]:
         "traveller_stables": not game.towers,
         "homes": {SIDES[side]: _squares(HOME_MASKS[side]) for side in (SOUTH, NORTH)},
         "first_rows": {SIDES[side]: _squares(FIRST_ROWS[side]) for side in (SOUTH, NORTH)},
-        "standing_moves": state.standing_moves,
-        "max_plies": game.max_plies,
+        "turns": state.turns,
+        "max_turns": game.max_turns,
         "result": result,
         "settings": dict(game.settings),
     }

@@ -19,9 +19,10 @@ export async function loadRenderer(gameId) {
   return renderers.get(gameId);
 }
 
+// `over`: the game ended off the board (a resignation, a loss on time): the renderer shows nobody to move.
 export function drawBoard(container, renderer, view, options) {
-  const { orientation = 0, names = [], last = [], selectable = [], selected = [] } = options;
-  container.innerHTML = renderer.render(view, { orientation, names });
+  const { orientation = 0, names = [], last = [], selectable = [], selected = [], over = false } = options;
+  container.innerHTML = renderer.render(view, { orientation, names, over });
   const lastSet = new Set(last);
   const selectableSet = new Set(selectable);
   const selectedSet = new Set(selected);
@@ -40,8 +41,11 @@ export function text(tag, content, className) {
   return element;
 }
 
-// The move list: one entry per ply, chance outcomes (dice, the toss) shown quietly.
-export function drawMoves(list, moves, seatNames, current, onPick) {
+// The move list: one entry per ply, chance outcomes (dice, the toss) shown quietly. `labels[seat]` says
+// who moved (the seat's colour and the person's name), `colours[seat]` (optional) is a CSS colour for the
+// seat's swatch; a move's note (dice lost, a turn passed) is shown under it. The list scrolls within
+// itself to the current move: the page never scrolls, so the board stays where the player looks.
+export function drawMoves(list, moves, labels, current, onPick, colours = []) {
   list.replaceChildren();
   for (const move of moves) {
     const item = document.createElement("li");
@@ -49,16 +53,37 @@ export function drawMoves(list, moves, seatNames, current, onPick) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.ply = String(move.ply);
-    const who = move.seat === -1 || move.seat === null ? "chance" : seatNames[move.seat] ?? "";
-    button.append(text("span", who, "who"), text("span", move.text, "move-text"));
-    button.className = move.seat === -1 ? "chance" : `seat-${move.seat}`;
+    const chance = move.seat === -1 || move.seat === null;
+    const who = text("span", chance ? "chance" : labels[move.seat] ?? "", "who");
+    if (!chance && colours[move.seat]) {
+      const swatch = text("span", "", "swatch");
+      swatch.style.backgroundColor = colours[move.seat];
+      who.prepend(swatch);
+    }
+    button.append(who, text("span", move.text, "move-text"));
+    button.className = chance ? "chance" : `seat-${move.seat}`;
     if (move.ply === current) button.classList.add("current");
     button.addEventListener("click", () => onPick(move.ply));
     item.append(button);
+    if (move.note) item.append(text("span", move.note, "note"));
     list.append(item);
   }
   const currentButton = list.querySelector("button.current");
-  if (currentButton) currentButton.scrollIntoView({ block: "nearest" });
+  if (currentButton) {
+    const box = list.getBoundingClientRect();
+    const line = currentButton.getBoundingClientRect();
+    if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
+    else if (line.top < box.top) list.scrollTop -= box.top - line.top;
+  }
+}
+
+// Who a seat is, for the move list and the seat bars: its colour in the game ("Black", "Player 2 (red)"),
+// then the person's or computer's name where that says more.
+export function seatLabel(players, seats, seat, colourNames = []) {
+  const player = players[seat] ?? `seat ${seat + 1}`;
+  const colour = colourNames[seat] && !player.toLowerCase().includes(colourNames[seat]) ? ` (${colourNames[seat]})` : "";
+  const name = seats[seat]?.name;
+  return name && name !== player ? `${player}${colour} · ${name}` : `${player}${colour}`;
 }
 
 // The rules in a fold: the preset's name as the summary, every setting inside.

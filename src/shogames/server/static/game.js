@@ -1,5 +1,6 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, text } from "/static/board.js";
+import { rememberGame } from "/static/mygames.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -9,6 +10,9 @@ const statusLine = document.getElementById("status");
 const message = document.getElementById("message");
 const seatList = document.getElementById("seats");
 const moveList = document.getElementById("moves");
+const notice = document.getElementById("notice");
+const baseTitle = document.title;
+const LOW_TIME_MS = 10_000; // a running clock under this is shown as low
 
 const renderer = await loadRenderer(root.dataset.game);
 let snap = null; // the latest snapshot from the server
@@ -81,12 +85,21 @@ function accept(data) {
   if (snap && data.version < snap.version) return;
   if (snap && data.ply < snap.ply) stepCache.clear();
   const moved = !snap || data.version !== snap.version;
+  if (moved) announce(data, snap ? snap.ply : 0);
+  if (snap && snap.status === "active" && data.status !== "active" && mySeats.size > 0) rememberGame(data, mySeats);
   snap = data;
   receivedAt = performance.now();
   if (moved) selection = [];
   if (orientation === null) orientation = mySeats.size === 1 ? [...mySeats.keys()][0] : 0;
   if (viewPly !== null && viewPly >= snap.ply) viewPly = null;
   render();
+}
+
+// What the moves since the last snapshot did that their text does not say (dice lost, a turn passed).
+function announce(data, sincePly) {
+  const notes = data.moves.filter((move) => move.ply > sincePly && move.note).map((move) => move.note);
+  if (notes.length) notice.textContent = notes.join(". ") + ".";
+  else if (data.ply !== sincePly) notice.textContent = data.notice ?? "";
 }
 
 // --- Moving by clicking. ---
@@ -152,6 +165,15 @@ function seatName(seat) {
   return snap.seats[seat]?.name ?? snap.game.players[seat];
 }
 
+function seatColours(view) {
+  return renderer.seatColours ? renderer.seatColours(view) : [];
+}
+
+function seatLabels() {
+  const colours = seatColours(snap.position);
+  return snap.seats.map((_, seat) => seatLabel(snap.game.players, snap.seats, seat, colours.map((c) => c.name)));
+}
+
 function render() {
   if (!snap) return;
   const names = snap.game.players;
@@ -160,6 +182,7 @@ function render() {
   const mine = isMyTurn();
   const next = mine ? nextTargets() : new Set();
   drawBoard(boardElement, renderer, view, {
+    over: live && snap.status !== "active",
     orientation,
     names,
     last: live ? snap.last : stepView.last,
@@ -187,19 +210,60 @@ function render() {
     choices.append(cancel);
   }
   statusLine.textContent = statusText();
+  document.title = `${mine ? "▶ Your move · " : ""}${baseTitle}`;
   const rules = document.getElementById("rules");
   if (!rules.firstChild) describeSettings(rules, snap.game);
   drawSeats();
-  drawMoves(moveList, snap.moves, snap.seats.map((seat) => seat.name), live ? snap.ply : viewPly, stepTo);
+  const colours = seatColours(snap.position).map((colour) => colour.fill);
+  drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
+  document.getElementById("analyse-link").hidden = snap.status === "active";
+  document.getElementById("rematch").hidden = !(snap.status !== "active" && mySeats.size > 0 && snap.mode !== "online");
+  // Help for learners, never online (it would help one player against another).
+  const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";
+  document.getElementById("hint").hidden = !(helping && mine);
+  document.getElementById("show-legal-box").hidden = !helping;
+  document.getElementById("typed-move").hidden = !(snap.status === "active" && mySeats.size > 0);
+  drawLegalList(mine && document.getElementById("show-legal").checked);
   document.getElementById("takeback").hidden = !(
-    snap.status === "active" && mySeats.size > 0 && snap.seats.some((seat) => seat.kind === "ai") &&
-    snap.moves.some((move) => mySeats.has(move.seat))
+    snap.status === "active" && mySeats.size > 0 &&
+    (snap.mode === "hotseat" || snap.seats.some((seat) => seat.kind === "ai")) &&
+    takebackSeat() !== undefined
   );
+}
+
+// "Show legal moves": every legal move in notation; clicking one plays it.
+function drawLegalList(show) {
+  const list = document.getElementById("legal-list");
+  list.hidden = !show;
+  list.replaceChildren();
+  if (!show) return;
+  for (const move of snap.legal) {
+    const item = document.createElement("li");
+    const button = text("button", move.text, "legal-move");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      if (isMyTurn()) play(move.text);
+    });
+    item.append(button);
+    list.append(item);
+  }
+}
+
+// Whose move a takeback undoes: the last move made from this screen (hot-seat: whoever moved last).
+function takebackSeat() {
+  const mine = snap.moves.filter((move) => mySeats.has(move.seat));
+  return mine.length ? mine[mine.length - 1].seat : undefined;
 }
 
 function statusText() {
   if (viewPly !== null) return `Looking at the position after move ${viewPly} of ${snap.ply}.`;
+  // Something the server tells the players that is not a move (a computer player that failed, say).
+  if (snap.notice) return `${snap.notice} ${liveStatusText()}`;
+  return liveStatusText();
+}
+
+function liveStatusText() {
   if (snap.status !== "active") return `Game over: ${snap.result_text}.`;
   if (snap.to_move === -1) return "Throwing…";
   const who = seatName(snap.to_move);
@@ -223,21 +287,38 @@ function clockFor(seat) {
   const elapsed = snap.status === "active" && clock.running === seat ? performance.now() - receivedAt : 0;
   if (clock.kind === "fischer") return clockText(clock.remaining_ms[seat] - elapsed);
   if (clock.running === seat && clock.move_left_ms !== null) return clockText(clock.move_left_ms - elapsed);
+  // Over: the time each seat had left when the game ended (0:00 for a loss on time).
+  if (snap.status !== "active" && clock.remaining_ms) return clockText(clock.remaining_ms[seat]);
   return clockText(clock.limit_ms);
+}
+
+// The time left on a running clock now (ms).
+function msLeft(seat) {
+  const clock = snap.clock;
+  const elapsed = performance.now() - receivedAt;
+  if (clock.kind === "fischer") return clock.remaining_ms[seat] - elapsed;
+  return (clock.move_left_ms ?? clock.limit_ms) - elapsed;
 }
 
 function drawSeats() {
   seatList.replaceChildren();
+  const colours = seatColours(snap.position);
   snap.seats.forEach((seat, index) => {
     const item = document.createElement("li");
     item.className = `seat seat-${index}`;
+    if (colours[index]) item.style.borderLeftColor = colours[index].fill;
     if (snap.status === "active" && snap.to_move === index) item.classList.add("to-move");
-    const label = `${snap.game.players[index]}: ${seat.name}`;
+    const colourName = colours[index]?.name;
+    const label = `${snap.game.players[index]}${colourName ? ` (${colourName})` : ""}: ${seat.name}`;
     item.append(text("span", label, "seat-name"));
     if (seat.kind === "ai") item.append(text("span", `AI ${seat.agent}`, "tag"));
     if (mySeats.has(index)) item.append(text("span", "you", "tag you"));
     const clock = clockFor(index);
-    if (clock !== null) item.append(text("span", clock, "clock"));
+    if (clock !== null) {
+      const shown = text("span", clock, "clock");
+      shown.classList.toggle("low", snap.status === "active" && snap.clock.running === index && msLeft(index) < LOW_TIME_MS);
+      item.append(shown);
+    }
     seatList.append(item);
   });
 }
@@ -291,8 +372,65 @@ document.getElementById("resign").addEventListener("click", async () => {
   }
 });
 
+document.getElementById("show-legal").addEventListener("change", render);
+
+// Rematch (against the computer or on one screen): the same game and clock, each player one seat on, so
+// that colours change; this page holds the new persons' seats.
+document.getElementById("rematch").addEventListener("click", async () => {
+  const count = snap.seats.length;
+  const seats = snap.seats.map((_, index) => snap.seats[(index + count - 1) % count]);
+  const control = snap.clock;
+  const clock = !control
+    ? null
+    : control.kind === "fischer"
+      ? { kind: "fischer", minutes: control.initial_ms / 60000, increment: control.increment_ms / 1000 }
+      : { kind: "per_move", seconds: control.limit_ms / 1000 };
+  try {
+    const created = await api("/api/games", {
+      game: snap.game.id,
+      preset: snap.game.preset,
+      settings: snap.game.settings,
+      mode: snap.mode,
+      clock,
+      seats: seats.map((seat) => (seat.kind === "ai" ? { kind: "ai", agent: seat.agent } : { kind: "person", name: seat.name })),
+    });
+    const tokens = created.seats.filter((seat) => seat.link).map((seat) => seat.link.split("#token=")[1]);
+    location.href = `${created.url}#token=${tokens.join(",")}`;
+  } catch (error) {
+    showMessage(`No rematch: ${error.message}`);
+  }
+});
+
+// Typing a move in the game's notation: the server reads it (the engine says what is wrong with it).
+document.getElementById("typed-move").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("typed-move-text");
+  if (!isMyTurn() || !input.value.trim()) return;
+  showMessage("");
+  play(input.value.trim()).then(() => {
+    if (!message.textContent) input.value = "";
+  });
+});
+
+document.getElementById("hint").addEventListener("click", async () => {
+  const seat = snap.to_move;
+  const version = snap.version;
+  showMessage("");
+  notice.textContent = "Looking for a good move…";
+  try {
+    const hint = await api(`/api/games/${gameId}/hint`, { token: mySeats.get(seat) });
+    if (snap.version !== version) return;
+    notice.textContent = `Hint (${hint.level}): ${hint.move}`;
+    selection = hint.clicks.filter((target) => !target.startsWith("opt:")).slice(0, 1);
+    render();
+  } catch (error) {
+    notice.textContent = "";
+    showMessage(error.message);
+  }
+});
+
 document.getElementById("takeback").addEventListener("click", async () => {
-  const seat = [...mySeats.keys()].find((s) => snap.moves.some((move) => move.seat === s));
+  const seat = takebackSeat();
   try {
     accept(await api(`/api/games/${gameId}/takeback`, { token: mySeats.get(seat) }));
   } catch (error) {
@@ -318,4 +456,5 @@ if (invites) {
 }
 
 accept(await api(`/api/games/${gameId}`));
+if (mySeats.size > 0) rememberGame(snap, mySeats);
 connect();

@@ -1,5 +1,6 @@
 // The home page's new-game form: the game, its rules and settings, who plays each seat, and the clock.
 import { text } from "/static/board.js";
+import { forgetGame, myGames, rememberLinks } from "/static/mygames.js";
 
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
 const form = document.getElementById("new-game");
@@ -10,6 +11,11 @@ const settingsHelp = document.getElementById("settings-help");
 const seatsBox = document.getElementById("seats");
 const formError = document.getElementById("form-error");
 const clockKind = document.getElementById("clock-kind");
+// The games that have a rules page or lessons (server/learn.py).
+const guides = await fetch("/api/guides")
+  .then((response) => (response.ok ? response.json() : { games: [] }))
+  .then((data) => data.games)
+  .catch(() => []);
 
 // The catalog lists the games in their display order, each with its blurb and suggested clock.
 let gameId = new URLSearchParams(location.search).get("game");
@@ -25,7 +31,39 @@ for (const game of catalog.games) {
   input.checked = game.id === gameId;
   input.addEventListener("change", () => {
     gameId = game.id;
-    fillRules();
+    // "My games": the games played in this browser, with a link back to each seat.
+function drawMyGames() {
+  const games = myGames();
+  const box = document.getElementById("my-games");
+  box.hidden = games.length === 0;
+  const list = document.getElementById("my-games-list");
+  list.replaceChildren();
+  for (const entry of games) {
+    const item = document.createElement("li");
+    item.dataset.game = entry.id;
+    const title = text("span", `${entry.name}`, "my-game-name");
+    item.append(title, text("span", ` ${entry.status ?? ""} · ${new Date(entry.saved).toLocaleString()}`, "muted"));
+    const links = document.createElement("ul");
+    for (const seat of entry.links ?? []) {
+      const link = document.createElement("li");
+      const anchor = text("a", seat.label, "seat-link");
+      anchor.href = seat.link;
+      link.append(anchor);
+      links.append(link);
+    }
+    const forget = text("button", "forget", "forget");
+    forget.type = "button";
+    forget.addEventListener("click", () => {
+      forgetGame(entry.id);
+      drawMyGames();
+    });
+    item.append(forget, links);
+    list.append(item);
+  }
+}
+
+drawMyGames();
+fillRules();
   });
   label.append(input, text("strong", game.name), text("span", game.blurb, "blurb"));
   gameChoice.append(label);
@@ -39,7 +77,8 @@ function fillRules() {
   const game = currentGame();
   presetSelect.replaceChildren(text("option", "standard"));
   presetSelect.firstChild.value = "";
-  for (const preset of game.presets) {
+  // "standard" is the first entry (no preset); a preset of that name would be listed twice.
+  for (const preset of game.presets.filter((name) => name !== "standard")) {
     const option = text("option", preset);
     option.value = preset;
     presetSelect.append(option);
@@ -51,15 +90,34 @@ function fillRules() {
     list.append(text("dt", `${setting.name}=${setting.default}`), text("dd", `${setting.description} (${setting.values})`));
   }
   settingsHelp.append(list);
-  const clock = game.clock;
-  clockKind.value = clock ? clock.kind : "none";
+  clockTouched = false;
+  const guide = guides.find((entry) => entry.id === game.id);
+  const rulesLink = document.getElementById("rules-link");
+  rulesLink.href = `/rules/${game.id}`;
+  rulesLink.textContent = `How to play ${game.name}`;
+  rulesLink.hidden = !guide?.rules;
+  const lessonsLink = document.getElementById("lessons-link");
+  lessonsLink.href = `/learn/${game.id}`;
+  lessonsLink.textContent = `${guide?.lessons.length ?? 0} lessons`;
+  lessonsLink.hidden = !guide?.lessons.length;
+  document.getElementById("learn-links").hidden = !guide;
+  refreshSeats();
+}
+
+// The clock the game's players expect (Shoo's designers: one minute a move), but only between people:
+// against the computer no clock unless the person asks for one.
+let clockTouched = false;
+function suggestClock() {
+  if (clockTouched) return;
+  const clock = currentGame().clock;
+  const computer = [...seatsBox.querySelectorAll(".seat-row select")].some((select) => select.value.startsWith("ai:"));
+  clockKind.value = clock && !computer ? clock.kind : "none";
   if (clock?.kind === "per_move") document.getElementById("clock-seconds").value = clock.seconds;
   if (clock?.kind === "fischer") {
     document.getElementById("clock-minutes").value = clock.minutes;
     document.getElementById("clock-increment").value = clock.increment;
   }
-  clockKind.dispatchEvent(new Event("change"));
-  refreshSeats();
+  showClockFields();
 }
 
 let seatNames = [];
@@ -114,11 +172,15 @@ function drawSeats() {
       nameInput.value = old[index][1];
     }
     const sync = () => (nameInput.hidden = select.value.startsWith("ai:"));
-    select.addEventListener("change", sync);
+    select.addEventListener("change", () => {
+      sync();
+      suggestClock();
+    });
     sync();
     row.append(text("span", name, "seat-label"), select, nameInput);
     seatsBox.append(row);
   });
+  suggestClock();
 }
 
 presetSelect.addEventListener("change", refreshSeats);
@@ -126,9 +188,13 @@ settingsInput.addEventListener("input", () => {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(refreshSeats, 300);
 });
-clockKind.addEventListener("change", () => {
+function showClockFields() {
   document.getElementById("clock-fischer").hidden = clockKind.value !== "fischer";
   document.getElementById("clock-per-move").hidden = clockKind.value !== "per_move";
+}
+clockKind.addEventListener("change", () => {
+  clockTouched = true;
+  showClockFields();
 });
 
 form.addEventListener("submit", async (event) => {
@@ -166,6 +232,13 @@ form.addEventListener("submit", async (event) => {
   const invites = data.seats
     .filter((seat, index) => picks[index].choice === "invite")
     .map((seat) => ({ label: `${seatNames[seat.seat]} (${seat.name})`, link: seat.link }));
+  const game = currentGame();
+  const mineLinks = data.seats
+    .filter((seat, index) => picks[index].choice === "me")
+    .map((seat) => ({ label: `${seatNames[seat.seat]} (${seat.name})`, link: seat.link }));
+  rememberLinks(data.id, game.id, game.name, [...mineLinks, ...invites.map((invite) => ({ ...invite, label: `invite: ${invite.label}` }))], {
+    status: "in progress",
+  });
   if (invites.length) {
     invites.push({ label: "spectators", link: data.spectate });
     sessionStorage.setItem(`invites:${data.id}`, JSON.stringify(invites));
@@ -190,4 +263,36 @@ form.addEventListener("submit", async (event) => {
   location.href = target;
 });
 
+// "My games": the games played in this browser, with a link back to each seat.
+function drawMyGames() {
+  const games = myGames();
+  const box = document.getElementById("my-games");
+  box.hidden = games.length === 0;
+  const list = document.getElementById("my-games-list");
+  list.replaceChildren();
+  for (const entry of games) {
+    const item = document.createElement("li");
+    item.dataset.game = entry.id;
+    const title = text("span", `${entry.name}`, "my-game-name");
+    item.append(title, text("span", ` ${entry.status ?? ""} · ${new Date(entry.saved).toLocaleString()}`, "muted"));
+    const links = document.createElement("ul");
+    for (const seat of entry.links ?? []) {
+      const link = document.createElement("li");
+      const anchor = text("a", seat.label, "seat-link");
+      anchor.href = seat.link;
+      link.append(anchor);
+      links.append(link);
+    }
+    const forget = text("button", "forget", "forget");
+    forget.type = "button";
+    forget.addEventListener("click", () => {
+      forgetGame(entry.id);
+      drawMyGames();
+    });
+    item.append(forget, links);
+    list.append(item);
+  }
+}
+
+drawMyGames();
 fillRules();

@@ -134,6 +134,24 @@ def legal_move_views(state: State[Any]) -> list[dict[str, Any]]:
 
 
 def last_move_targets(before: State[Any], move: Hashable) -> list[str]:
-    """The board targets of a seat's move, to highlight it as the last move (no ``opt:`` choices)."""
-    clicks = views_for(before.game.id).move_clicks(before, move)
+    """The board targets of a seat's move, to highlight it as the last move (no ``opt:`` choices).
+
+    A view module may say more than the clicks with its own ``last_move_targets(state, move)`` (Shobu's
+    aggressive stone lands, and may push a stone, where nobody clicks); otherwise the clicks are shown.
+    """
+    views = views_for(before.game.id)
+    own = getattr(views, "last_move_targets", None)
+    clicks = own(before, move) if own is not None else views.move_clicks(before, move)
     return [target for target in clicks if not target.startswith(OPTION_PREFIX)]
+
+
+def move_note(before: State[Any], move: Hashable, after: State[Any]) -> str | None:
+    """What a move did that its text does not say (dice lost, a turn passed with no legal move), or ``None``.
+
+    From the view module's own ``move_note(before, move, after)`` where it has one (Sho, Shogammon).
+    """
+    own = getattr(views_for(before.game.id), "move_note", None)
+    if own is None:
+        return None
+    note: str | None = own(before, move, after)
+    return note

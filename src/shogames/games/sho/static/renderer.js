@@ -349,6 +349,8 @@ function card(view, names, side, corner, targets) {
 }
 
 export function render(view, options = {}) {
+  // A game ended off the board (resignation, time) has nobody to move.
+  if (options.over && view.phase !== "over") view = { ...view, phase: "over", winner_side: null };
   const names = options.names || [];
   const orientation = Number.isInteger(options.orientation) ? options.orientation : 0;
   const goal = view.goal;
@@ -438,4 +440,13 @@ export function render(view, options = {}) {
   out += `<g class="sho-targets">${targets.join("")}</g>`;
   out += `</svg>`;
   return out;
+}
+
+// Each seat's colour (the colour of the coins it moves; in teams, the team's), for the page's seat bars
+// and move list, so that they match the coins on the board.
+export function seatColours(view) {
+  return (view.seat_side ?? []).map((side) => {
+    const colour = SIDE_COLOURS[side] ?? SIDE_COLOURS[0];
+    return { fill: colour.fill, name: colour.name };
+  });
 }

@@ -296,6 +296,8 @@ function defs() {
  * @returns {string} an SVG element as markup
  */
 export function render(view, options = {}) {
+  // A game ended off the board (resignation, time) has nobody to move.
+  if (options.over && !view.terminal) view = { ...view, terminal: true, winner: null, status: "Game over", dice: [] };
   const orientation = options.orientation === 1 ? 1 : 0;
   const names = options.names || view.players;
   const files = view.files || "987654321";
@@ -361,7 +363,9 @@ export function render(view, options = {}) {
   svg += handStand(view, orientation, RIGHT_X, BOARD_Y + BOARD_H - bottomStandH, orientation, names).svg;
 
   // Turn line above the board.
-  const info = `Turn ${view.turn}${view.max_turns ? ` of ${view.max_turns}` : ""}`;
+  // The turn being played (never past the cap: the game ends there).
+  const turn = view.max_turns ? Math.min(view.turns + 1, view.max_turns) : view.turns + 1;
+  const info = `Turn ${turn}${view.max_turns ? ` of ${view.max_turns}` : ""}`;
   svg += `<text x="${BOARD_X + BOARD_W / 2}" y="${BOARD_Y - 5}" text-anchor="middle" font-family="${SANS}" font-size="11" fill="#6b5638">${esc(info)}</text>`;
   svg += `</svg>`;
   return svg;

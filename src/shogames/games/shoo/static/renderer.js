@@ -244,6 +244,8 @@ function panelNotes(side, view) {
 // ---- the whole drawing --------------------------------------------------------------------------
 
 export function render(view, options = {}) {
+  // A game ended off the board (resignation, time) has nobody to move.
+  if (options.over && view.phase === "play") view = { ...view, phase: "over" };
   const orientation = options.orientation === undefined || options.orientation === null ? 0 : options.orientation;
   const names = options.names || [];
   const decided = view.south_seat !== null && view.south_seat !== undefined;

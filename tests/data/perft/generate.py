@@ -1,0 +1,133 @@
+"""Regenerate the perft data of Shoo, Sho and Shogammon: tests/data/perft/GAME.perft.
+
+Run from the repository root: ``python tests/data/perft/generate.py GAME > tests/data/perft/GAME.perft``.
+Each entry is a position (the start, and seeded random positions where a seat is to move, so for the dice
+games with the dice thrown), optionally with settings, and its perft counts to the depth where the leaves
+pass about two million. Every move is one level, chance outcomes (throws, rolls, the toss) included.
+
+Shoo's counts at depths 1 and 2 are checked here against the naive reference generator in
+tests/shoo_reference.py (the designers' ruleset at its default settings): its moves are played through the
+engine, so depth 2 checks the reference's moves in every position one move deep. The deeper counts, and
+those of Sho and Shogammon (which have no second generator), are the engine's: the data pins them, and
+the known counts of the rulings (Shoo's 22 first moves, Shogammon's 9 pawn moves for 1-1 from the shogi
+start) are among them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import shogames
+import shoo_reference
+from shogames import perft
+from shogames.core.chance import sample_outcome
+from shogames.core.protocol import CHANCE, State
+from shogames.core.settings import format_settings
+
+LIMIT = 2_000_000
+"""Stop deepening an entry once its leaves pass this."""
+MAX_DEPTH = {"shoo": 3, "sho": 6, "shogammon": 4}
+
+# (name, settings, how the position is reached): a list of move texts from the start position, or a seed
+# and a ply count for a random game that then goes on to the first position where a seat is to move.
+ENTRIES: dict[str, list[tuple[str, dict[str, object], list[str] | tuple[int, int]]]] = {
+    "shoo": [
+        ("start", {}, []),
+        ("mid-1", {}, (1, 20)),
+        ("mid-2", {}, (2, 45)),
+        ("mid-3", {}, (3, 80)),
+        ("towers-mid", {"ruleset": "towers"}, (4, 30)),
+        ("seven-horses-mid", {"horses": 7, "hush": "automatic"}, (5, 30)),
+    ],
+    "sho": [
+        ("opening-1-2", {}, ["1-2"]),
+        ("opening-para", {}, ["1-1", "3-4"]),
+        ("mid-1", {}, (1, 20)),
+        ("mid-2", {}, (2, 60)),
+        ("mid-3", {}, (3, 150)),
+        ("two-players", {"players": 2}, (4, 80)),
+        ("teams", {"players": 4}, (5, 80)),
+        ("separate-teams", {"players": 4, "team_coins": "separate"}, (6, 80)),
+        ("ios", {"para_mode": "ios"}, (7, 60)),
+        ("pool", {"para_mode": "pool"}, (8, 60)),
+        ("flexible", {"flexible_para": "on", "finishing_overflow": "on"}, (9, 60)),
+        ("lhasa", {"six_three": "on", "triple_para_win": "on"}, (10, 60)),
+    ],
+    "shogammon": [
+        ("start-1-1", {}, ["1-1"]),
+        ("start-1-6", {}, ["1-6"]),
+        ("start-5-5", {}, ["5-5"]),
+        ("mid-1", {}, (1, 20)),
+        ("mid-2", {}, (2, 60)),
+        ("mid-3", {}, (3, 120)),
+        ("strict-mid", {"strict_dice": "on"}, (4, 60)),
+        ("generals-mid", {"die_map": "generals"}, (5, 60)),
+        ("backgammon-opening", {"opening_roll": "backgammon"}, ["B2-W5"]),
+        ("drop-stack-mid", {"drop_stack": "on"}, (6, 60)),
+        ("simultaneous-mid", {"point_capture": "simultaneous"}, (7, 90)),
+        ("fourfold-mid", {"repetition": "fourfold"}, (8, 60)),
+    ],
+}
+
+
+def _position(game: Any, how: list[str] | tuple[int, int]) -> State[Any]:
+    state: State[Any] = game.start_position()
+    if isinstance(how, list):
+        for text in how:
+            state = state.play_text(text)
+        return state
+    seed, plies = how
+    rng = random.Random(seed)
+    while (state.ply < plies or state.to_move == CHANCE) and not state.is_terminal():
+        if state.to_move == CHANCE:
+            state = state.play_unchecked(sample_outcome(state.chance_outcomes(), rng))
+        else:
+            state = state.play_unchecked(rng.choice(list(state.legal_moves())))
+    assert not state.is_terminal(), (game, how)
+    return state
+
+
+def _reference_perft(state: Any, depth: int) -> int:
+    """Perft with Shoo's moves from the reference generator, played through the engine."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    if state.to_move == CHANCE:
+        return sum(_reference_perft(state.play_unchecked(move), depth - 1) for move in state.legal_moves())
+    return sum(
+        _reference_perft(state.play_text(text), depth - 1) for text in shoo_reference.reference_moves(state)
+    )
+
+
+def main(game_id: str) -> None:
+    print(
+        f"# {game_id} perft: leaves at exactly each depth; every move is one level, chance outcomes included."
+    )
+    print("# Format (python-chess's, with an optional settings line): 'id NAME', 'settings NAME=VALUE ...',")
+    print("# 'epd POSITION', then 'perft DEPTH LEAVES' lines. Generated by tests/data/perft/generate.py,")
+    print("# whose docstring says which counts a second generator confirms.")
+    for name, settings, how in ENTRIES[game_id]:
+        game = shogames.make(game_id, None, **settings)
+        state = _position(game, how)
+        print()
+        print(f"id {name}")
+        if settings:
+            print(f"settings {format_settings(settings)}")  # type: ignore[arg-type]
+        print(f"epd {state.to_text()}")
+        for depth in range(1, MAX_DEPTH[game_id] + 1):
+            count = perft(state, depth)
+            if game_id == "shoo" and depth <= 2 and not settings:  # the reference knows the defaults only
+                assert count == _reference_perft(state, depth), (name, depth)
+            print(f"perft {depth} {count}")
+            if count > LIMIT:
+                break
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,325 @@
+"""End-to-end in Chromium: what a new user found wrong in play (issue 17, section 4), each fixed.
+
+Same server and browser as ``test_browser.py`` (Debian's Chromium, driven by Playwright); the fixes that
+need no browser are in ``test_play_fixes.py`` and ``test_clocks.py``.
+"""
+
+# ruff: noqa: F811 (the fixtures server and browser come from test_browser)
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from shogammon_positions import die_lost_position
+from test_browser import NEAR_THE_END, browser, click_move, server, snapshot  # noqa: F401 (fixtures)
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+GAMES = ["shobu", "shoo", "sho", "shogammon"]
+
+
+def hotseat(server: str, game: str, settings: str = "", position: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "game": game,
+        "settings": settings,
+        "mode": "hotseat",
+        "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+    }
+    if position is not None:
+        body["position"] = position
+    created: dict[str, Any] = httpx.post(f"{server}/api/games", json=body).json()
+    return created
+
+
+def all_tokens(created: dict[str, Any]) -> str:
+    return ",".join(seat["link"].split("#token=")[1] for seat in created["seats"])
+
+
+def wait_for_ply(page: Page, ply: int) -> None:
+    page.wait_for_function(
+        "ply => Number(document.querySelector('#moves li:last-child button')?.dataset.ply ?? 0) >= ply",
+        arg=ply,
+    )
+
+
+def board_box(page: Page) -> dict[str, float]:
+    box: dict[str, float] = page.evaluate(
+        """() => {
+          const r = document.querySelector('#board svg').getBoundingClientRect();
+          return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                  width: document.documentElement.scrollWidth};
+        }"""
+    )
+    return box
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_a_phone_the_board_stays_in_view_after_each_of_ten_moves(
+    server: str, browser: Browser, game: str
+) -> None:
+    created = hotseat(server, game, "players=2" if game == "sho" else "")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    for _ in range(10):
+        snap = snapshot(server, created["id"])
+        if snap["status"] != "active":
+            break
+        click_move(page, snap["legal"][0]["clicks"])
+        wait_for_ply(page, snap["ply"] + 1)
+        expect(page.locator("#status")).not_to_contain_text("Throwing")
+        box = board_box(page)
+        assert box["top"] >= 0 and box["bottom"] <= PHONE["height"], f"board out of view: {box}"
+        assert box["width"] <= PHONE["width"], f"the page scrolls sideways: {box}"
+    context.close()
+
+
+def test_on_a_phone_the_home_page_fits_for_every_game(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/")
+    for name in GAMES:
+        page.locator(f'.game-card:has(input[value="{name}"])').click()
+        expect(page.locator(".seat-row").first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (
+            f"{name}: the home page is {width} px wide on a {PHONE['width']} px phone"
+        )
+        panel = page.locator("section.new-game").bounding_box()
+        assert panel is not None
+        for control in ("#new-game .seat-row input >> nth=0", "#clock-kind", "#preset"):
+            box = page.locator(control).bounding_box()
+            assert box is not None, control
+            assert box["x"] + box["width"] <= panel["x"] + panel["width"], f"{name}: {control} overflows"
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["shoo", "sho"])
+def test_movable_pieces_are_not_washed_out(server: str, browser: Browser, game: str) -> None:
+    """The click targets lie over the pieces: a selectable one must not lay a translucent fill over them."""
+    settings, position = NEAR_THE_END[game]
+    created = hotseat(server, game, settings, position)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#board [data-target].selectable").first).to_be_attached()
+    fills = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-target].selectable, #board [data-target].last')]
+              .map(e => getComputedStyle(e).fill)"""
+    )
+    assert fills
+    washed = [fill for fill in fills if fill not in ("none", "transparent", "rgba(0, 0, 0, 0)")]
+    assert not washed, f"translucent layers over movable pieces: {sorted(set(washed))}"
+    page.close()
+
+
+def test_sho_for_three_says_who_moved_and_teams_colours_match_the_coins(
+    server: str, browser: Browser
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "sho", "settings": "players=3", "seats": [{"kind": "ai", "agent": "easy"}] * 3},
+    ).json()
+    page.goto(f"{server}/game/{created['id']}")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#moves button:not(.chance)').length >= 4", timeout=30_000
+    )
+    labels = page.locator("#moves button:not(.chance) .who").all_text_contents()
+    assert {"Player 1", "Player 2", "Player 3"} <= {label.split(" (")[0] for label in labels}, labels
+    # Teams of four: each seat bar has its team's coin colour (blue for seats 1 and 3, red for 2 and 4).
+    teams = httpx.post(
+        f"{server}/api/games",
+        json={"game": "sho", "settings": "players=4", "seats": [{"kind": "ai", "agent": "random"}] * 4},
+    ).json()
+    page.goto(f"{server}/game/{teams['id']}")
+    expect(page.locator("#seats li")).to_have_count(4)
+    bars = page.evaluate(
+        "[...document.querySelectorAll('#seats li')].map(e => getComputedStyle(e).borderLeftColor)"
+    )
+    blue, red = "rgb(42, 98, 176)", "rgb(192, 57, 43)"
+    assert bars == [blue, red, blue, red], bars
+    page.close()
+
+
+def test_against_the_computer_shoo_has_no_clock_by_default(server: str, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/")
+    page.locator(".game-card", has_text="Shoo").click()
+    expect(page.locator(".seat-row")).to_have_count(2)
+    expect(page.locator("#clock-kind")).to_have_value("none")
+    page.locator(".seat-row").nth(1).locator("select").select_option("invite")
+    expect(page.locator("#clock-kind")).to_have_value("per_move")  # the designers' minute, between people
+    page.close()
+
+
+def test_after_a_loss_on_time_the_clocks_show_the_time_left(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            "clock": {"kind": "per_move", "seconds": 2},
+        },
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    for move, token in (("BDa1-a3 WLb1-b3", tokens[0]), ("WLa4-a3 WDc4-c3", tokens[1])):
+        httpx.post(f"{server}/api/games/{created['id']}/moves", json={"move": move, "token": token})
+    time.sleep(2.6)  # Black's clock ran out
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}")
+    expect(page.locator("#status")).to_contain_text("time forfeit")
+    expect(page.locator("#seats .clock")).to_have_text(["0:00", "0:02"])
+    page.close()
+
+
+def test_a_lost_die_is_said_on_the_page(server: str, browser: Browser) -> None:
+    position, move = die_lost_position()
+    created = hotseat(server, "shogammon", "", position)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    snap = snapshot(server, created["id"])
+    (legal,) = [entry for entry in snap["legal"] if entry["text"] == move]
+    click_move(page, legal["clicks"])
+    expect(page.locator("#notice")).to_contain_text("has no play")
+    expect(page.locator("#moves .note").first).to_contain_text("has no play")
+    page.close()
+
+
+def test_my_games_keeps_each_seats_link(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server + "/")
+    page.locator(".game-card", has_text="Shobu").click()
+    page.locator(".seat-row").nth(1).locator("select").select_option("ai:random")
+    page.locator("#create").click()
+    page.wait_for_url(re.compile(r"/game/\w+#token="))
+    game_id = page.url.split("/game/")[1].split("#")[0]
+    expect(page.locator("#status")).to_have_text("Your move.")
+    page.close()  # the tab is closed: its sessionStorage is gone
+    again = context.new_page()
+    again.goto(server + "/")
+    entry = again.locator(f'#my-games-list li[data-game="{game_id}"]')
+    expect(entry).to_contain_text("Shobu")
+    entry.locator("a.seat-link").first.click()
+    expect(again.locator("#status")).to_have_text("Your move.")  # back in the seat, not a spectator
+    context.close()
+
+
+def test_takeback_in_a_hot_seat_game(server: str, browser: Browser) -> None:
+    created = hotseat(server, "shobu")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    snap = snapshot(server, created["id"])
+    click_move(page, next(m for m in snap["legal"] if m["text"] == "BDa1-a3 WLb1-b3")["clicks"])
+    wait_for_ply(page, 1)
+    page.locator("#takeback").click()
+    expect(page.locator("#moves li")).to_have_count(0)
+    assert snapshot(server, created["id"])["ply"] == 0
+    page.close()
+
+
+def test_shobus_rules_are_listed_once(server: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.locator(".game-card", has_text="Shobu").click()
+    options = page.locator("#preset option").all_text_contents()
+    assert len(options) == len(set(options)), options
+    page.close()
+
+
+def test_a_bad_game_address_is_a_page(server: str, browser: Browser) -> None:
+    page = browser.new_page()
+    answer = page.goto(server + "/game/no-such-game")
+    assert answer is not None and answer.status == 404
+    expect(page.locator("h1")).to_contain_text("There is no game at this address")
+    expect(page.locator("main a[href='/']")).to_be_visible()
+    page.close()
+
+
+def test_typing_a_move_your_turn_in_the_title_and_a_low_clock(server: str, browser: Browser) -> None:
+    """What players expect (issue 17, section 5): notation typed on the game page, the tab title, low time."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            "clock": {"kind": "per_move", "seconds": 8},
+        },
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page).to_have_title(re.compile("^▶ Your move"))
+    page.locator("#typed-move-text").fill("BDa1-a9 WLb1-b9")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#message")).to_contain_text("refused")
+    page.locator("#typed-move-text").fill("BDa1-a3 WLb1-b3")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
+    page.locator("#typed-move-text").fill("WLa4-a3 WDc4-c3")
+    page.locator("#typed-move button").click()
+    expect(page.locator("#moves")).to_contain_text("WLa4-a3 WDc4-c3")
+    expect(page.locator("#seats .clock.low")).to_have_count(1)  # Black's 8 s are running: under 10 s
+    page.close()
+
+
+def test_a_rematch_against_the_computer_changes_colours(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "ai", "agent": "random"}],
+        },
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + created["seats"][0]["link"])
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click()
+    expect(page.locator("#status")).to_contain_text("Game over")
+    page.locator("#rematch").click()
+    page.wait_for_url(re.compile(r"/game/(?!" + created["id"] + r")\w+#token="))
+    expect(page.locator("#seats li").nth(1)).to_contain_text("Ann")  # Ann plays White now
+    expect(page.locator("#seats li").nth(1)).to_contain_text("you")
+    expect(page.locator("#status")).to_have_text("Your move.")  # the computer, Black, has moved
+    page.close()
+
+
+@pytest.mark.parametrize("game", ["shoo", "sho", "shogammon"])
+def test_after_a_loss_on_time_the_board_shows_nobody_to_move(
+    server: str, browser: Browser, game: str
+) -> None:
+    """The findings: after a Shoo time forfeit the board still showed White to move."""
+    settings = {"shoo": "first_player=blue", "sho": "players=2"}.get(game, "")
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": game,
+            "settings": settings,
+            "mode": "hotseat",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            "clock": {"kind": "per_move", "seconds": 2},
+        },
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    movers: set[int] = set()
+    snap = snapshot(server, created["id"])
+    while len(movers) < 2 or snap["to_move"] not in movers:  # both seats have moved: the clocks run
+        movers.add(snap["to_move"])
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/moves",
+            json={"move": snap["legal"][0]["text"], "token": tokens[snap["to_move"]]},
+        )
+        snap = answer.json()
+    time.sleep(2.6)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}")
+    expect(page.locator("#status")).to_contain_text("time forfeit")
+    board = page.locator("#board").inner_text()
+    assert not re.search(r"to move|to roll|to play", board), board
+    page.close()

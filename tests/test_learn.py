@@ -1,0 +1,203 @@
+"""The rules pages and lessons (issue 17): every guide's diagrams and lessons checked against the engine,
+the pages served, a lesson's verdicts, hints; and in Chromium one lesson of each game completed by clicking
+after a wrong try that gets an explanation.
+"""
+
+# ruff: noqa: F811 (the fixtures server and browser come from test_browser)
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, expect
+
+import shogames
+from shogames.records import start_position_text, start_record, write_record
+from shogames.server.app import create_app
+from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, try_move
+from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
+
+GAMES = ["shobu", "shoo", "sho", "shogammon"]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rules_diagram_is_a_real_position(game: str) -> None:
+    folder = guide_folder(game)
+    assert folder is not None
+    blocks = render_guide(game, (folder / "rules.md").read_text(encoding="utf-8"))
+    diagrams = [block for block in blocks if isinstance(block, Diagram)]
+    assert len(diagrams) >= 2, "a rules page shows the game on boards"
+    for diagram in diagrams:
+        view = diagram.view()  # raises on a bad position or setting
+        assert view["view"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_lesson_is_a_real_position_with_a_right_and_a_wrong_move(game: str) -> None:
+    lessons = lessons_of(game)
+    assert len(lessons) >= 6
+    assert len({lesson.id for lesson in lessons}) == len(lessons)
+    for lesson in lessons:
+        state = lesson.start(game)
+        assert not state.is_terminal() and state.to_move is not None and state.to_move >= 0, lesson.id
+        moves = state.legal_moves()
+        right = [move for move in moves if lesson.is_right(state, move)]
+        wrong = [move for move in moves if not lesson.is_right(state, move)]
+        assert right, f"{game} lesson {lesson.id}: no legal move does what it asks"
+        assert wrong, f"{game} lesson {lesson.id}: every move is right, so nothing is learnt"
+        if lesson.goal == "moves":
+            legal = {state.move_to_text(move) for move in moves}
+            assert set(lesson.moves) <= legal, f"{lesson.id}: {set(lesson.moves) - legal} are not legal"
+        for text in lesson.tries:
+            state.parse_move(text)  # an explained try is a legal move
+
+
+def test_a_lessons_verdicts_come_from_the_engine() -> None:
+    lesson = next(lesson for lesson in lessons_of("shobu") if lesson.id == "homeboards")
+    illegal = try_move("shobu", lesson, "WDd4-d3 BLd4-d3")
+    assert not illegal["legal"] and "passive move must be on one of Black's homeboards" in illegal["message"]
+    wrong = try_move("shobu", lesson, "BDa1-a3 WLb1-b3")
+    assert wrong["legal"] and not wrong["right"] and wrong["message"] == lesson.wrong
+    right = try_move("shobu", lesson, "BLa1-a3 WDb1-b3")
+    assert right["right"] and right["message"] == lesson.success and right["view"]
+
+
+def test_rules_and_lesson_pages_are_served_and_linked(client: TestClient) -> None:
+    guides = client.get("/api/guides").json()["games"]
+    assert {game["id"] for game in guides} >= set(GAMES)
+    for game in GAMES:
+        page = client.get(f"/rules/{game}")
+        assert page.status_code == 200 and "data-diagram" in page.text
+        assert "<h2>What you need to win</h2>" in page.text and "<strong>" in page.text, "HTML, not escaped"
+        assert "<script>" not in page.text and " style=" not in page.text  # the Content-Security-Policy
+        assert client.get(f"/learn/{game}").status_code == 200
+        assert len(client.get(f"/api/lessons/{game}").json()["lessons"]) >= 6
+    assert client.get("/rules/nosuchgame").status_code == 404
+    assert client.post("/api/lessons/shobu/nosuchlesson/try", json={"move": "x"}).status_code == 404
+    assert 'href="/rules"' in client.get("/").text
+
+
+def test_a_hint_is_a_legal_move_of_the_strongest_level(client: TestClient) -> None:
+    created = client.post(
+        "/api/games",
+        json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "random"}]},
+    ).json()
+    token = created["seats"][0]["link"].split("#token=")[1]
+    hint = client.post(f"/api/games/{created['id']}/hint", json={"token": token})
+    assert hint.status_code == 200, hint.json()
+    snap = client.get(f"/api/games/{created['id']}").json()
+    assert hint.json()["move"] in {move["text"] for move in snap["legal"]}
+    assert client.post(f"/api/games/{created['id']}/hint", json={"token": "nope"}).status_code == 403
+    online = client.post(
+        "/api/games", json={"game": "shobu", "mode": "online", "seats": [{"kind": "person"}] * 2}
+    ).json()
+    other = online["seats"][0]["link"].split("#token=")[1]
+    assert client.post(f"/api/games/{online['id']}/hint", json={"token": other}).status_code == 409
+
+
+def _lesson_moves(server: str, game: str, lesson_id: str) -> dict[str, Any]:
+    lessons = httpx.get(f"{server}/api/lessons/{game}").json()["lessons"]
+    lesson: dict[str, Any] = next(entry for entry in lessons if entry["id"] == lesson_id)
+    return lesson
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_lesson_of_each_game_completed_by_clicking(server: str, browser: Browser, game: str) -> None:
+    """The first lesson: a wrong try (explained), then the right move; progress is kept."""
+    first = lessons_of(game)[0]
+    state = first.start(game)
+    moves = state.legal_moves()
+    wrong = next(state.move_to_text(move) for move in moves if not first.is_right(state, move))
+    right = next(state.move_to_text(move) for move in moves if first.is_right(state, move))
+    lesson = _lesson_moves(server, game, first.id)
+    clicks = {move["text"]: move["clicks"] for move in lesson["legal"]}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/{game}")
+    expect(page.locator("#lesson-title")).to_have_text(first.title)
+    click_move(page, clicks[wrong])
+    expect(page.locator("#verdict")).to_have_class(re.compile("wrong"))
+    expect(page.locator("#verdict")).to_contain_text(first.tries.get(wrong, first.wrong)[:40])
+    page.locator("#again").click()
+    click_move(page, clicks[right])
+    expect(page.locator("#verdict")).to_have_class(re.compile("right"))
+    expect(page.locator("#verdict")).to_contain_text(first.success[:40])
+    expect(page.locator(f'#lesson-list a[data-lesson="{first.id}"]')).to_have_class(re.compile("done"))
+    page.reload()
+    expect(page.locator(f'#lesson-list a[data-lesson="{first.id}"]')).to_have_class(re.compile("done"))
+    assert errors == []
+    context.close()
+
+
+def test_hint_and_legal_moves_on_the_game_page(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "random"}]},
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + created["seats"][0]["link"])
+    expect(page.locator("#status")).to_have_text("Your move.")
+    page.locator("#hint").click()
+    expect(page.locator("#notice")).to_contain_text(re.compile(r"Hint \(\w+\): B[DL]"))
+    assert page.locator("#board [data-target].selected").count() == 1, "the hint's piece is selected"
+    page.locator("#show-legal").check()
+    expect(page.locator("#legal-list button")).to_have_count(232)
+    page.locator("#legal-list button", has_text="BDa1-a3 WLb1-b3").click()
+    expect(page.locator("#moves")).to_contain_text("BDa1-a3 WLb1-b3")
+    expect(page.locator("a.rules-link")).to_have_attribute("href", "/rules/shobu")
+    page.close()
+
+
+def test_a_finished_game_is_analysed_in_the_browser(server: str, browser: Browser) -> None:
+    """The game page links a finished game to the viewer, which draws each move's value and flags mistakes."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "mode": "hotseat", "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    for move, seat in (("BDa1-a3 WLb1-b3", 0), ("WLa4-a3 WDc4-c3", 1), ("BDb1-b2 BLb1-b2", 0)):
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/moves", json={"move": move, "token": tokens[seat]}
+        )
+        assert answer.status_code == 200, answer.json()
+    httpx.post(f"{server}/api/games/{created['id']}/resign", json={"token": tokens[1]})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/game/{created['id']}")
+    page.locator("#analyse-link").click()
+    expect(page.locator("#status")).to_contain_text("After the last move (3)")
+    page.locator("#analyse").click()
+    expect(page.locator("#analysis-status")).to_contain_text("3 moves analysed", timeout=60_000)
+    expect(page.locator("#graph circle.point")).to_have_count(3)
+    page.locator('#graph circle[data-ply="1"]').click()
+    expect(page.locator("#status")).to_contain_text("After move 1 of 3")
+    assert errors == []
+    page.close()
+
+
+def test_the_analysis_flags_a_blunder(client: TestClient) -> None:
+    """Black can win at once on move 1 of this position, and does not: a blunder, as shogames analyse says."""
+    game = shogames.make("shobu")
+    start = game.state_from_text("wwww/4/4/bbbb wwww/4/4/bbbb wwww/4/4/bbbb 1w2/1b2/4/b1bb b")
+    made = start_record(game, ["a", "b"], position=start_position_text(start))
+    made.add_move("BDa1-a2 WLa1-a2")
+    record = write_record(made)
+    answer = client.post("/api/analysis", json={"record": record})
+    assert answer.status_code == 200, answer.json()
+    (move,) = answer.json()["moves"]
+    assert move["verdict"] == "blunder" and move["best_value"] > 0.99 and move["best"].endswith("BLb3-b4")
+    assert client.post("/api/analysis", json={"record": "nonsense"}).status_code == 400
