@@ -293,9 +293,19 @@ def test_a_replayed_record_answers_a_window_of_positions(client: TestClient) -> 
     error_of(client.post("/api/records/replay", json={"record": record, "count": 10**6}), 400)
 
 
-def test_a_long_replay_does_not_stall_other_requests(client: TestClient) -> None:
+def test_a_long_replay_does_not_stall_other_requests(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 8: a record replayed in the event loop held every other request for 31 to 48 seconds."""
     record = shobu_record(client)
+    sent: list[str] = []
+    run = WorkerPool.run
+
+    async def spied(pool: WorkerPool, fn: Any, *args: Any, timeout: float) -> Any:
+        sent.append(fn.__name__)
+        return await run(pool, fn, *args, timeout=timeout)
+
+    monkeypatch.setattr(WorkerPool, "run", spied)
 
     async def scenario() -> tuple[float, float]:
         transport = httpx.ASGITransport(app=client.app)
@@ -315,6 +325,7 @@ def test_a_long_replay_does_not_stall_other_requests(client: TestClient) -> None
 
     quick, _ = asyncio.run(scenario())
     assert quick < 5.0
+    assert sent == ["replay_view"] * 4, "every replay ran in a worker process"
 
 
 def slow(seconds: float) -> float:
@@ -416,3 +427,31 @@ def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient)
         )
         assert response.status_code in (400, 403), response.text
         error_of(response, response.status_code)
+
+
+def test_refusals_are_logged_at_debug_and_the_level_is_an_option(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    from click.testing import CliRunner
+
+    from shogames.ui.cli import main
+
+    with caplog.at_level(logging.DEBUG, logger="shogames.server"):
+        client.get("/api/games/nosuchgame")
+    assert any(
+        record.levelno == logging.DEBUG
+        and "404" in record.getMessage()
+        and "nosuchgame" in record.getMessage()
+        for record in caplog.records
+    )
+    assert "--log-level" in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
+@pytest.mark.parametrize("game", ["shobu", "shoo", "sho", "shogammon"])
+def test_a_position_with_a_number_of_thousands_of_digits_is_refused(client: TestClient, game: str) -> None:
+    """Issue 13: a number of over 4,300 digits in a position made its reader raise ValueError: a 500."""
+    import shogames
+
+    position = shogames.make(game).new_initial_state().to_text() + " " + "9" * 4400
+    body = {"game": game, "seats": [PERSON, PERSON], "position": position}
+    assert "digits" in error_of(client.post("/api/games", json=body), 400)

@@ -41,6 +41,7 @@ import math
 import os
 import re
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -96,7 +97,9 @@ from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
 
 HERE = Path(__file__).parent
 logger = logging.getLogger("shogames.server")
-_VERSION_RE = re.compile(r"-?[0-9]{1,18}")
+MAX_NUMBER_DIGITS = 18
+_VERSION_RE = re.compile(rf"-?[0-9]{{1,{MAX_NUMBER_DIGITS}}}")
+_LONG_NUMBER_RE = re.compile(rf"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
 
 
 class SeatChoice(BaseModel):
@@ -126,6 +129,14 @@ class NewGame(BaseModel):
     seats: list[SeatChoice]
     clock: ClockChoice | None = None
     position: str | None = Field(default=None, max_length=5000)
+
+    @field_validator("position")
+    @classmethod
+    def _numbers_of_a_sensible_length(cls, value: str | None) -> str | None:
+        """Refuse a position with a number of more than 18 digits before any game's reader sees it."""
+        if value is not None and _LONG_NUMBER_RE.search(value):
+            raise ValueError(f"a number in a position may have at most {MAX_NUMBER_DIGITS} digits")
+        return value
 
 
 class Action(BaseModel):
@@ -298,6 +309,16 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(LastResort)
     app.add_middleware(SecurityHeaders, docs_path="/api/docs")
+
+    async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            logger.debug("refused a WebSocket to %s: no such route", scope["path"][:200])
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 4404, "reason": "no WebSocket here"})
+            return
+        raise HTTPException(404)
+
+    app.router.default = not_found
 
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service
@@ -480,6 +501,11 @@ def create_app(
                 f"replaying this record took over {REPLAY_SECONDS:g} seconds; try again later",
                 {"Retry-After": "30"},
             )
+        except BrokenProcessPool as crash:
+            logger.error("a record's replay stopped its worker process: %s", crash)
+            return error(
+                request, 503, "the worker replaying this record stopped; try again", {"Retry-After": "5"}
+            )
         return view
 
     # --- Live games ----------------------------------------------------------------------------------
@@ -629,7 +655,8 @@ NO_QUOTAS_VARIABLE = "SHOGAMES_NO_QUOTAS"
 
 def _configure_logging(log_level: str) -> int:
     level: int = getattr(logging, log_level.upper())
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Other libraries (aiosqlite, asyncio, alembic) log at warning and above; ours at the level asked for.
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("shogames").setLevel(level)
     return level
 

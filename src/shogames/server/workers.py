@@ -95,9 +95,10 @@ class WorkerPool:
             executor = await asyncio.wait_for(idle.get(), timeout)
         except TimeoutError:
             raise WorkerTimeoutError(f"no worker was free within {timeout:g} seconds") from None
-        healthy = True
+        healthy = False  # until the call is handed to the worker
         try:
             future = loop.run_in_executor(executor, fn, *args)
+            healthy = True
             try:
                 return await asyncio.wait_for(future, max(0.0, deadline - loop.time()))
             except TimeoutError:
