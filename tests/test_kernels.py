@@ -270,3 +270,64 @@ def test_searches_refuse_a_finished_game() -> None:
     for searcher in (kernel.alphabeta(), kernel.mcts()):
         with pytest.raises(ValueError, match="game is over"):
             searcher.search(over, work=10)
+
+
+# --- Through the protocol: CLI, bench, agents, arena ---------------------------------------------------
+
+
+def test_cli_perft_uses_the_kernel_and_can_count_every_leaf() -> None:
+    from click.testing import CliRunner
+
+    from shogames.ui.cli import main
+
+    runner = CliRunner()
+    for extra in ([], ["--no-bulk"], ["--reference"]):
+        result = runner.invoke(main, ["perft", "shobu", "--depth", "2", *extra])
+        assert result.exit_code == 0, result.output
+        assert result.stdout == "50508\n"
+    split = runner.invoke(main, ["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
+    assert split.stdout.splitlines()[-1] == "50508" and split.stdout.count(":") == 232
+    refused = runner.invoke(main, ["perft", "sho", "--depth", "1", "--no-bulk"])
+    assert refused.exit_code == 2 and "needs a compiled kernel" in refused.stderr
+
+
+def test_bench_reports_reference_and_kernel_side_by_side() -> None:
+    from shogames.bench import run_bench
+
+    report = run_bench(shogames.make("shobu"), depth=2, games=20, seed=1)
+    assert report.kernel is not None
+    assert report.kernel.perft.nodes == report.kernel.perft_every_leaf.nodes == report.perft.nodes == 50508
+    assert report.kernel.playouts.games == 20
+    lines = report.lines()
+    assert any(line.startswith("kernel / reference (same run)") for line in lines)
+    assert run_bench(shogames.make("sho"), depth=1, games=1).kernel is None
+
+
+def test_kernel_agents_play_through_the_protocol() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("shobu", max_turns=6)
+    agents = [
+        make_agent("kernel-alphabeta:nodes=3000", seed=1),
+        make_agent("kernel-mcts:iterations=300", seed=2),
+    ]
+    final, record = play_game(game, agents)
+    assert final.is_terminal() and len(record.moves) == final.ply
+    searched = agents[0].last_result  # type: ignore[attr-defined]
+    assert searched is not None and searched.nodes <= 3000
+    # Deterministic with a work budget and a seed.
+    state = game.new_initial_state()
+    first = make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state)
+    assert make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state) == first
+
+
+def test_kernel_agents_refuse_a_game_without_a_kernel() -> None:
+    from shogames.agents import make_agent
+    from shogames.arena import run_arena
+
+    agent = make_agent("kernel-mcts", seed=0)
+    with pytest.raises(KernelUnavailableError, match="Sho has no compiled kernel"):
+        agent.check_game(shogames.make("sho"))
+    with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
+        run_arena("sho", ["random", "kernel-alphabeta"], 1, settings={"players": 2})

@@ -335,6 +335,21 @@ def fast_perft(state: State[Any], depth: int, *, bulk: bool = True) -> int:
     return perft(state, depth)
 
 
+def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> list[tuple[str, int]]:
+    """:func:`~shogames.core.perft_divide` counted with the game's kernel where it has one."""
+    kernel = state.game.kernel
+    if kernel is None:
+        from shogames.core.perft import perft_divide
+
+        return perft_divide(state, depth)
+    if depth < 1:
+        raise ValueError(f"perft --divide needs a depth of 1 or more, got {depth}")
+    return [
+        (state.move_to_text(move), kernel.perft(state.play_unchecked(move), depth - 1, bulk=bulk))
+        for move in state.legal_moves()
+    ]
+
+
 def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:
     """The reference moves of a sequence of kernel move codes."""
     return [kernel.decode_move(int(code)) for code in codes]
