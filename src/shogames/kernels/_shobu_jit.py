@@ -80,40 +80,70 @@ def towards(bits, shift, mask):
     return (bits << U64(-shift)) & mask
 
 
+@njit(cache=True, inline="always")
+def direction_sources(own, opp, empty, occupied, d, shifts, masks):
+    """(passive 1, aggressive 1, passive 2, aggressive 2): where moves in direction ``d`` may start.
+
+    Passive and aggressive moves of one and two steps, on all four boards (the reference's ``_sources``).
+    """
+    s1 = shifts[d, 0]
+    s2 = shifts[d, 1]
+    s3 = shifts[d, 2]
+    m1 = masks[d, 0]
+    m2 = masks[d, 1]
+    m3 = masks[d, 2]
+    empty1 = towards(empty, s1, m1)
+    opp1 = towards(opp, s1, m1)
+    opp2 = towards(opp, s2, m2)
+    passive1 = own & empty1
+    passive2 = passive1 & towards(empty, s2, m2)
+    # One step: onto an empty square, or onto an opponent whose next square is empty or off the board.
+    aggressive1 = own & (empty1 | (opp1 & ~towards(occupied, s2, m2)))
+    # Two steps: no own stone on the path, at most one opponent, and a pushed stone needs room beyond.
+    aggressive2 = (
+        own
+        & m2
+        & ~(towards(own, s1, m1) | towards(own, s2, m2))
+        & ~(opp1 & opp2)
+        & (~(opp1 | opp2) | ~towards(occupied, s3, m3))
+    )
+    return passive1, aggressive1, passive2, aggressive2
+
+
 @njit(cache=True)
 def sources(own, opp, rules, out):
-    """Fill ``out[d] = (passive 1, aggressive 1, passive 2, aggressive 2)`` for the eight directions.
-
-    The same sets as the reference's ``_sources``: where passive and aggressive moves of one and two
-    steps may start, on all four boards (the plans restrict the boards).
-    """
+    """Fill ``out[d]`` with :func:`direction_sources` for the eight directions."""
     shifts, masks, _ = rules
     occupied = own | opp
     empty = FULL ^ occupied
     for d in range(8):
-        s1 = shifts[d, 0]
-        s2 = shifts[d, 1]
-        s3 = shifts[d, 2]
-        m1 = masks[d, 0]
-        m2 = masks[d, 1]
-        m3 = masks[d, 2]
-        empty1 = towards(empty, s1, m1)
-        opp1 = towards(opp, s1, m1)
-        opp2 = towards(opp, s2, m2)
-        passive1 = own & empty1
-        passive2 = passive1 & towards(empty, s2, m2)
-        aggressive1 = own & (empty1 | (opp1 & ~towards(occupied, s2, m2)))
-        aggressive2 = (
-            own
-            & m2
-            & ~(towards(own, s1, m1) | towards(own, s2, m2))
-            & ~(opp1 & opp2)
-            & (~(opp1 | opp2) | ~towards(occupied, s3, m3))
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, shifts, masks
         )
         out[d, 0] = passive1
         out[d, 1] = aggressive1
         out[d, 2] = passive2
         out[d, 3] = aggressive2
+
+
+@njit(cache=True)
+def has_turn(own, opp, seat, rules):
+    """Whether the side with ``own`` has a legal turn: :func:`count_turns` > 0, stopping at the first."""
+    shifts, masks, plans = rules
+    occupied = own | opp
+    empty = FULL ^ occupied
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, shifts, masks
+        )
+        for h in range(2):
+            passive_mask = plans[seat, h, 0]
+            aggressive_mask = plans[seat, h, 1]
+            if (passive1 & passive_mask) and (aggressive1 & aggressive_mask):
+                return True
+            if (passive2 & passive_mask) and (aggressive2 & aggressive_mask):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -472,20 +502,30 @@ def negamax(
     if out_of_budget(ctx, deadline):
         return 0.0
     level = ply
-    if seat == 0:
-        sources(black, white, rules, src[level])
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        # A leaf: is the game over (asking only whether a turn exists, not how many), else evaluate.
+        any_turn = 1
+        if winner < 0 and turns < ctx[C_MAX_TURNS] and not ctx[C_PASS]:
+            if seat == 0:
+                any_turn = 1 if has_turn(black, white, seat, rules) else 0
+            else:
+                any_turn = 1 if has_turn(white, black, seat, rules) else 0
+        result = outcome(seat, turns, winner, any_turn, ctx[C_MAX_TURNS], ctx[C_PASS])
+        if result < 0:
+            value = black_value(black, white, result)
+            return value if seat == 0 else -value
     else:
-        sources(white, black, rules, src[level])
-    count = count_turns(seat, src[level], rules)
-    result = outcome(seat, turns, winner, count, ctx[C_MAX_TURNS], ctx[C_PASS])
+        if seat == 0:
+            sources(black, white, rules, src[level])
+        else:
+            sources(white, black, rules, src[level])
+        count = count_turns(seat, src[level], rules)
+        result = outcome(seat, turns, winner, count, ctx[C_MAX_TURNS], ctx[C_PASS])
     if result >= 0:
         if result == 2:
             return 0.0
         value = 1.0 - WIN_DISCOUNT * (turns - ctx[C_ROOT_TURNS])
         return value if result == seat else -value
-    if depth <= 0 or ply >= MAX_PLY - 1:
-        value = black_value(black, white, result)
-        return value if seat == 0 else -value
 
     mask = tt_keys.shape[0] - 1
     slot = np.int64(position_hash(black, white, seat) & U64(mask))
