@@ -119,6 +119,29 @@ def test_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
             assert kernel.perft(state, depth, bulk=False) == count
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
+    # The last level without bulk counting builds each leaf in a fused loop and folds it into a
+    # checksum; the checksum of the reference's positions after every legal turn must be the same.
+    from shogames.kernels import _shobu_jit as jit
+
+    state = midgame(seed, plies=40)
+    own, opp = (state.black, state.white) if state.side == 0 else (state.white, state.black)
+    kernel = shobu_kernel()
+    src = np.empty((8, 4), dtype=np.uint64)
+    jit.sources(np.uint64(own), np.uint64(opp), kernel.rules, src)
+    sink = np.zeros(1, dtype=np.int64)
+    count = jit.play_every_turn(np.uint64(own), np.uint64(opp), state.side, src, kernel.rules, sink)
+    checksum = 0
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        new_own, new_opp = (after.black, after.white) if state.side == 0 else (after.white, after.black)
+        cleared = int(after.winner == state.side)
+        checksum ^= ((new_own * 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ new_opp ^ cleared
+    assert count == len(state.legal_moves())
+    assert int(sink[0]) == checksum >> 1
+
+
 def test_kernel_perft_rejects_a_negative_depth() -> None:
     with pytest.raises(ValueError, match="0 or more"):
         shobu_kernel().perft(shogames.make("shobu").new_initial_state(), -1)

@@ -367,23 +367,73 @@ def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pas
         return 0
     if depth == 1 and bulk:
         return count if count else 1
+    if depth == 1 and count == 0:
+        return 1  # the pass: its leaf is the same stones with the other side to move
+    if depth == 1:
+        if seat == 0:
+            return play_every_turn(black, white, seat, src[level], rules, moves[level])
+        return play_every_turn(white, black, seat, src[level], rules, moves[level])
     n = generate(seat, src[level], rules, moves[level])
     if n == 0:
         moves[level, 0] = PASS_CODE
         n = 1
     total = 0
-    if depth == 1:
-        # Build every leaf position; counting it only when its stones are sane keeps the compiler from
-        # skipping the work (they always are).
-        for i in range(n):
-            b, w, _, _, _ = play_state(black, white, seat, turns, winner, moves[level, i], rules)
-            if b & w == ZERO:
-                total += 1
-        return total
     for i in range(n):
         b, w, s, t, x = play_state(black, white, seat, turns, winner, moves[level, i], rules)
         total += perft(b, w, s, t, x, depth - 1, bulk, max_turns, no_turn_pass, rules, src, moves)
     return total
+
+
+@njit(cache=True)
+def play_every_turn(own, opp, seat, src, rules, sink):
+    """Generate every legal turn and build the position after it; return how many.
+
+    Perft's last level without bulk counting: the same turns as :func:`generate` and the same positions
+    as :func:`play`, fused into one loop so that no move code is written and read back. Every leaf's
+    stones and board-clearing flag go into a checksum stored in ``sink[0]``, so the compiler cannot skip
+    building them (``tests/test_kernels.py`` checks the checksum against the reference's positions).
+    """
+    shifts, masks, plans = rules
+    count = 0
+    checksum = ZERO
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            delta = shifts[d, 0]
+            for k in range(2):
+                passive = src[d, 2 * k] & passive_mask
+                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                step = shifts[d, k]
+                room = masks[d, k + 1]  # squares whose stone, pushed k + 2 squares, stays on the board
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    own_after_passive = own ^ (ONE << U64(p)) ^ (ONE << U64(p + step))
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        new_own = own_after_passive ^ (ONE << U64(a)) ^ (ONE << U64(a + step))
+                        path = ONE << U64(a + delta)
+                        if k == 1:
+                            path |= ONE << U64(a + 2 * delta)
+                        hit = opp & path
+                        new_opp = opp ^ hit
+                        if hit and (ONE << U64(a)) & room:
+                            new_opp |= ONE << U64(a + (k + 2) * delta)
+                        cleared = (
+                            (new_opp & BOARD0) == ZERO
+                            or (new_opp & (BOARD0 << U64(16))) == ZERO
+                            or (new_opp & (BOARD0 << U64(32))) == ZERO
+                            or (new_opp & (BOARD0 << U64(48))) == ZERO
+                        )
+                        checksum ^= (new_own * U64(0x9E3779B97F4A7C15)) ^ new_opp ^ U64(cleared)
+                        count += 1
+    sink[0] = np.int64(checksum >> U64(1))
+    return count
 
 
 # --- Random numbers -----------------------------------------------------------------------------------
