@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -310,7 +311,7 @@ def test_cli_perft_uses_the_kernel_and_can_count_every_leaf() -> None:
         assert result.stdout == "50508\n"
     split = runner.invoke(main, ["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
     assert split.stdout.splitlines()[-1] == "50508" and split.stdout.count(":") == 232
-    refused = runner.invoke(main, ["perft", "sho", "--depth", "1", "--no-bulk"])
+    refused = runner.invoke(main, ["perft", "shogammon", "--depth", "1", "--no-bulk"])
     assert refused.exit_code == 2 and "needs a compiled kernel" in refused.stderr
 
 
@@ -323,7 +324,7 @@ def test_bench_reports_reference_and_kernel_side_by_side() -> None:
     assert report.kernel.playouts.games == 20
     lines = report.lines()
     assert any(line.startswith("kernel / reference (same run)") for line in lines)
-    assert run_bench(shogames.make("sho"), depth=1, games=1).kernel is None
+    assert run_bench(shogames.make("shogammon"), depth=1, games=1).kernel is None
 
 
 def test_kernel_agents_play_through_the_protocol() -> None:
@@ -345,12 +346,75 @@ def test_kernel_agents_play_through_the_protocol() -> None:
     assert make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state) == first
 
 
-def test_kernel_agents_refuse_a_game_without_a_kernel() -> None:
+def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
     from shogames.agents import make_agent
     from shogames.arena import run_arena
 
     agent = make_agent("kernel-mcts", seed=0)
-    with pytest.raises(KernelUnavailableError, match="Sho has no compiled kernel"):
+    with pytest.raises(KernelUnavailableError, match="Shogammon has no compiled kernel"):
+        agent.check_game(shogames.make("shogammon"))
+    with pytest.raises(KernelUnavailableError, match="Sho kernel has no kernel-mcts searcher"):
         agent.check_game(shogames.make("sho"))
     with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
-        run_arena("sho", ["random", "kernel-alphabeta"], 1, settings={"players": 2})
+        run_arena("shogammon", ["random", "kernel-alphabeta"], 1)
+
+
+# --- Sho ---------------------------------------------------------------------------------------------
+
+SHO_SETTINGS: list[dict[str, object]] = [
+    {"preset": "classic"},
+    {"preset": "lhasa", "shells": 24},
+    {"players": 2, "shells": 20, "para_subsets": "single_or_total"},
+    {"players": 4, "shells": 16, "coins": 4},
+    {"players": 4, "four_player_mode": "free_for_all", "shells": 16, "coins": 3, "first_player": "random"},
+    {"shells": 16, "coins": 4, "exact_bear_off": "on", "allow_pass": "on", "last_kill_ends_turn": "on"},
+    {"shells": 18, "no_niner": "on", "reopen_when": "board_empty", "opening_kill": "plain"},
+    {"shells": 18, "opening_size": 3, "opening_12_bonus": "off", "opening_para_size": 2, "max_turns": 30},
+    {"first_player": "previous_winner", "previous_winner": 2, "goal": "shells+1", "shells": 14, "coins": 5},
+]
+
+
+def sho_game(settings: dict[str, object]) -> shogames.Game[Any]:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    return shogames.make("sho", preset if isinstance(preset, str) else None, **given)
+
+
+@pytest.mark.parametrize("settings", SHO_SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
+def test_sho_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    game = sho_game(settings)
+    assert game.kernel is not None
+    positions = check_kernel(game, games=1, seed=sum(map(ord, str(settings))), perft_depth=3, perft_every=150)
+    assert positions >= 20
+    check_kernel_playouts(game, games=2, seed=5)
+
+
+def test_sho_kernel_perft_and_playouts() -> None:
+    game = shogames.make("sho")
+    kernel = require_kernel(game)
+    start = game.new_initial_state()
+    for depth in range(1, 5):
+        assert kernel.perft(start, depth) == kernel.perft(start, depth, bulk=False) == perft(start, depth)
+    batch = kernel.random_playouts(100, seed=7)
+    assert batch.returns.shape == (100, 3)
+    # Every game is won by one player: +1 for the winner, -1/2 for the others.
+    assert np.all(np.sort(batch.returns, axis=1) == [-0.5, -0.5, 1.0])
+    assert kernel.alphabeta() is None and kernel.mcts() is None
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"para_mode": "ios"},
+        {"para_mode": "pool"},
+        {"flexible_para": "on"},
+        {"finishing_overflow": "on"},
+        {"play_to_placings": "on"},
+        {"opening_kill": "topup3_on_shomo"},
+        {"players": 4, "team_coins": "separate"},
+    ],
+)
+def test_sho_settings_the_kernel_does_not_cover(settings: dict[str, object]) -> None:
+    game = sho_game(settings)
+    assert game.kernel is None
+    assert "does not cover" in unavailable_reason(game)

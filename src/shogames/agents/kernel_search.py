@@ -2,8 +2,9 @@
 
 They play any game that offers a kernel (:attr:`Game.kernel <shogames.core.protocol.Game.kernel>`), through
 the :class:`~shogames.core.kernel.Searcher` interface only, so there is no per-game code here. A game
-without a kernel is refused with a clear error (:class:`~shogames.core.kernel.KernelUnavailableError`)
-before the first move in the arena, and at the first move elsewhere.
+without a kernel, or whose kernel has no searcher of the kind (Sho's), is refused with a clear error
+(:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
+first move elsewhere.
 
 - ``kernel-alphabeta:depth=D,nodes=N,seconds=S``: the kernel's negamax alpha-beta with iterative
   deepening, a transposition table and move ordering (the same search as ``alphabeta``, compiled). With
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from shogames.agents.base import Agent, register_agent
-from shogames.core.kernel import Kernel, Searcher, SearchResult, require_kernel
+from shogames.core.kernel import Kernel, KernelUnavailableError, Searcher, SearchResult, require_kernel
 from shogames.core.protocol import Game, MoveT, State
 
 
@@ -34,12 +35,13 @@ class _KernelAgent(Agent):
         """What the last search found: the move, its value, nodes, depth, and each root move's score."""
 
     def check_game(self, game: Game[Any]) -> None:
-        """Refuse a game without a kernel here.
+        """Refuse a game without a kernel here, or whose kernel has no searcher of this kind.
 
         Raises:
-            KernelUnavailableError: the game has no kernel (or numba is missing, or kernels are off).
+            KernelUnavailableError: the game has no kernel (or numba is missing, or kernels are off), or
+                its kernel has no such searcher.
         """
-        require_kernel(game)
+        self._searcher(game)
 
     def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
         raise NotImplementedError
@@ -50,7 +52,8 @@ class _KernelAgent(Agent):
             kernel = require_kernel(game)
             searcher = self._make_searcher(kernel)
             if searcher is None:
-                raise ValueError(f"the {game.name} kernel has no {self.name.partition(':')[0]} searcher")
+                kind = self.name.partition(":")[0]
+                raise KernelUnavailableError(f"the {game.name} kernel has no {kind} searcher")
             held = self._searchers[id(game)] = (game, searcher)
         return held[1]
 
