@@ -7,7 +7,7 @@ midgame positions taken from seeded random games.
 
 Usage:
     python benchmarks/kernels.py [GAME] [--repeats 5] [--perft-depth 4] [--every-leaf-depth 3]
-        [--positions 12] [--search-seconds 0.5] [--skip-compile]
+        [--reference-perft-depth 3] [--positions 12] [--search-seconds 0.5] [--skip-compile]
 
 ``--every-leaf-depth 4`` plays all 1,410,935,460 leaves of Shobu's depth 4 (about two minutes a repeat).
 """
@@ -83,6 +83,7 @@ def main() -> None:
     parser.add_argument("--kernel-games", type=int, default=20_000)
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--search-seconds", type=float, default=0.5)
+    parser.add_argument("--reference-perft-depth", type=int, default=3)
     parser.add_argument("--skip-compile", action="store_true")
     args = parser.parse_args()
 
@@ -135,7 +136,7 @@ def main() -> None:
                 assert kernel.perft(start, depth, bulk=False) == nodes
                 leaf_times.append(time.perf_counter() - started)
         reference_time = "-"
-        if depth <= 3:
+        if depth <= args.reference_perft_depth:
             started = time.perf_counter()
             assert perft(start, depth) == nodes
             reference_time = f"{time.perf_counter() - started:.3f}"
@@ -148,6 +149,9 @@ def main() -> None:
     print()
 
     # Searches on midgame positions.
+    if kernel.alphabeta() is None or kernel.mcts() is None:
+        print(f"The {game.name} kernel has no searchers yet.")
+        return
     positions = midgame_positions(game, args.positions, seed=2026)
     rows: dict[str, list[float]] = {
         "kernel alpha-beta positions/s": [],

@@ -389,6 +389,17 @@ def test_sho_kernel_agrees_with_the_reference(settings: dict[str, object]) -> No
     check_kernel_playouts(game, games=2, seed=5)
 
 
+def test_a_broken_sho_kernel_rule_is_caught() -> None:
+    from shogames.kernels import _sho_jit
+    from shogames.kernels.sho import ShoKernel
+
+    game = shogames.make("sho")
+    broken = ShoKernel(game)
+    broken.cfg[_sho_jit.C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=3, seed=1, kernel=broken, perft_depth=0)
+
+
 def test_sho_kernel_perft_and_playouts() -> None:
     game = shogames.make("sho")
     kernel = require_kernel(game)
