@@ -225,8 +225,11 @@ def move_code(kind, source, coins, subset, length):
 
 
 @njit(cache=True)
-def legal_moves(st, cfg, out, work):
-    """Write the legal moves' codes to ``out`` in the reference's order; return how many."""
+def legal_moves(st, cfg, out, work, first_only=False):
+    """Write the legal moves' codes to ``out`` in the reference's order; return how many.
+
+    With ``first_only``, stop at the first one (to learn whether there is any).
+    """
     if ended(st, cfg):
         return 0
     phase = st[S_PHASE]
@@ -259,6 +262,8 @@ def legal_moves(st, cfg, out, work):
             if landing(st, side, coins, value, cfg) != BLOCKED:
                 out[n] = move_code(ENTER, 0, coins, subset_values[s], length)
                 n += 1
+                if first_only:
+                    return n
             if (
                 cfg[C_SIX_THREE]
                 and length == 1
@@ -278,6 +283,8 @@ def legal_moves(st, cfg, out, work):
                 if landing(st, side, coins, source + value, cfg) != BLOCKED:
                     out[n] = move_code(MOVE, source, 0, subset_values[s], length)
                     n += 1
+                    if first_only:
+                        return n
     if n and cfg[C_ALLOW_PASS]:
         out[n] = PASS
         n += 1
@@ -331,7 +338,7 @@ def end_turn(st, cfg):
 @njit(cache=True)
 def settle(st, cfg, work):
     """A seat with no legal move ends its turn at once, in the same ply (R13)."""
-    if not ended(st, cfg) and legal_moves(st, cfg, work[3], work) == 0:
+    if not ended(st, cfg) and legal_moves(st, cfg, work[3], work, True) == 0:
         end_turn(st, cfg)
 
 
