@@ -357,6 +357,10 @@ def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
         agent.check_game(shogames.make("sho"))
     with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
         run_arena("shogammon", ["random", "kernel-alphabeta"], 1)
+    from shogames.match import play_game
+
+    with pytest.raises(KernelUnavailableError, match="no kernel-alphabeta searcher"):
+        play_game(shogames.make("sho", players=2), [make_agent("random"), make_agent("kernel-alphabeta")])
 
 
 # --- Sho ---------------------------------------------------------------------------------------------
