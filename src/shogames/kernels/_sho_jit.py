@@ -542,8 +542,11 @@ def evaluate(st, cfg, reach, out):
 
 
 @njit(cache=True)
-def perft(st, depth, bulk, cfg, moves, work):
-    """Leaves at exactly ``depth`` plies, throws included; ``moves`` (depth x MAX_MOVES) is scratch."""
+def perft(st, depth, bulk, cfg, moves, work, children):
+    """Leaves at exactly ``depth`` plies, throws included.
+
+    ``moves`` (depth x MAX_MOVES) and ``children`` (depth x state size) are scratch space per level.
+    """
     if depth == 0:
         return 1
     if ended(st, cfg):
@@ -553,11 +556,11 @@ def perft(st, depth, bulk, cfg, moves, work):
     if depth == 1 and bulk:
         return n
     total = 0
-    child = np.empty_like(st)
+    child = children[level]
     for i in range(n):
         child[:] = st
         play(child, moves[level, i], cfg, work)
-        total += perft(child, depth - 1, bulk, cfg, moves, work)
+        total += perft(child, depth - 1, bulk, cfg, moves, work, children)
     return total
 
 

@@ -236,7 +236,8 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         if depth < 0:
             raise ValueError(f"perft depth must be 0 or more, got {depth}")
         moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
-        return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work))
+        children = np.empty((max(depth, 1), self.size), dtype=np.int64)
+        return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
 
     def _playouts(
         self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
