@@ -252,6 +252,8 @@ def legal_moves(st, cfg, out, work, first_only=False):
     subset_values, lengths, tmp, _ = work
     count = subsets(st, cfg, subset_values, lengths, tmp)
     for s in range(count):
+        if n + goal + 2 > out.shape[0]:
+            raise ValueError("more legal moves than the Sho kernel's move buffer holds")
         length = lengths[s]
         value = 0
         for k in range(length):
