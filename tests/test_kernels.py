@@ -262,6 +262,17 @@ def test_alphabeta_value_is_the_minimax_value(seed: int) -> None:
     assert max(result.scores.values()) == result.value
 
 
+def test_alphabeta_value_is_the_reference_agents_at_depth_3() -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = midgame(11, plies=35)
+    agent = AlphaBetaAgent(seed=1, depth=3)
+    agent.search(state)
+    result = shobu_kernel().alphabeta(seed=1, depth=3).search(state)
+    assert (result.depth, agent.last_depth) == (3, 3)
+    assert math.isclose(result.value, agent.last_value, abs_tol=1e-12)
+
+
 def test_alphabeta_keeps_its_budget_and_finds_a_win() -> None:
     kernel = shobu_kernel()
     state = midgame(3, plies=60)
