@@ -364,8 +364,8 @@ def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
     agent = make_agent("kernel-mcts", seed=0)
     with pytest.raises(KernelUnavailableError, match="Shogammon has no compiled kernel"):
         agent.check_game(shogames.make("shogammon"))
-    with pytest.raises(KernelUnavailableError, match="Sho kernel has no kernel-mcts searcher"):
-        agent.check_game(shogames.make("sho"))
+    with pytest.raises(KernelUnavailableError, match="Sho kernel has no kernel-alphabeta searcher"):
+        make_agent("kernel-alphabeta", seed=0).check_game(shogames.make("sho"))
     with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
         run_arena("shogammon", ["random", "kernel-alphabeta"], 1)
     from shogames.match import play_game
@@ -425,7 +425,58 @@ def test_sho_kernel_perft_and_playouts() -> None:
     assert batch.returns.shape == (100, 3)
     # Every game is won by one player: +1 for the winner, -1/2 for the others.
     assert np.all(np.sort(batch.returns, axis=1) == [-0.5, -0.5, 1.0])
-    assert kernel.alphabeta() is None and kernel.mcts() is None
+    assert kernel.alphabeta() is None
+
+
+def sho_midgame(seed: int, plies: int) -> shogames.State[Any]:
+    import random
+
+    from shogames.core.chance import sample_chance
+
+    rng = random.Random(seed)
+    state: shogames.State[Any] = shogames.make("sho").new_initial_state()
+    while state.ply < plies or state.to_move is None or state.to_move < 0:
+        if state.to_move == shogames.CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        else:
+            state = state.play_unchecked(rng.choice(state.legal_moves()))
+        assert not state.is_terminal()
+    return state
+
+
+def test_sho_mcts_searches_with_chance_and_three_players() -> None:
+    state = sho_midgame(3, plies=120)
+    kernel = require_kernel(state.game)
+    searcher = kernel.mcts(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=1500)
+    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
+    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
+    again = kernel.mcts(seed=1)
+    assert again is not None and again.search(state, work=1500).visits == result.visits
+    with pytest.raises(ValueError, match="throw the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)  # a throw is to move there
+
+
+def test_kernel_mcts_agents_play_sho() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("sho", players=3, shells=16, coins=3)
+    agents = [make_agent("kernel-mcts:iterations=200", seed=seat) for seat in range(3)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
+
+
+def test_sho_mcts_plays_a_winning_move_at_once() -> None:
+    game = shogames.make("sho", players=2, shells=13, coins=1)
+    kernel = require_kernel(game)
+    # Player 1's only coin stands on 12 with 5 to spend: bearing it off wins.
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    searcher = kernel.mcts(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=100)
+    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
 
 
 @pytest.mark.parametrize(
