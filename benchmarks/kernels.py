@@ -7,7 +7,8 @@ midgame positions taken from seeded random games.
 
 Usage:
     python benchmarks/kernels.py [GAME] [--repeats 5] [--perft-depth 4] [--every-leaf-depth 3]
-        [--reference-perft-depth 3] [--positions 12] [--search-seconds 0.5] [--skip-compile]
+        [--reference-perft-depth 3] [--positions 12] [--search-seconds 0.5] [--min-plies 20]
+        [--max-plies 61] [--skip-compile]
 
 ``--every-leaf-depth 4`` plays all 1,410,935,460 leaves of Shobu's depth 4 (about two minutes a repeat).
 """
@@ -27,9 +28,10 @@ from typing import Any
 import shogames
 from shogames.agents import AlphaBetaAgent, MCTSAgent
 from shogames.bench import bench_playouts, machine_info
+from shogames.core.chance import sample_chance
 from shogames.core.kernel import require_kernel
 from shogames.core.perft import perft
-from shogames.core.protocol import Game, State
+from shogames.core.protocol import CHANCE, Game, State
 
 
 def median_row(label: str, values: list[float], digits: int = 0) -> str:
@@ -57,18 +59,24 @@ def compile_cost(game_id: str) -> tuple[float, float]:
     return times[0], times[1]
 
 
-def midgame_positions(game: Game[Any], count: int, seed: int) -> list[State[Any]]:
-    """Positions 20-60 plies into seeded random games, none of them over."""
+def midgame_positions(game: Game[Any], count: int, seed: int, plies: tuple[int, int]) -> list[State[Any]]:
+    """Positions ``plies`` plies into seeded random games (exact chance): a seat to choose among two or
+    more moves."""
     rng = random.Random(seed)
     positions: list[State[Any]] = []
     while len(positions) < count:
         state = game.new_initial_state()
-        for _ in range(rng.randrange(20, 61)):
+        for _ in range(rng.randrange(*plies)):
             if state.is_terminal():
                 break
-            moves = state.legal_moves()
-            state = state.play_unchecked(moves[rng.randrange(len(moves))])
-        if not state.is_terminal():
+            if state.to_move == CHANCE:
+                state = state.play_unchecked(sample_chance(state, rng))
+            else:
+                moves = state.legal_moves()
+                state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        while not state.is_terminal() and state.to_move == CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        if not state.is_terminal() and len(state.legal_moves()) >= 2:  # agents do not search one move
             positions.append(state)
     return positions
 
@@ -83,6 +91,8 @@ def main() -> None:
     parser.add_argument("--kernel-games", type=int, default=20_000)
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--search-seconds", type=float, default=0.5)
+    parser.add_argument("--min-plies", type=int, default=20)
+    parser.add_argument("--max-plies", type=int, default=61)
     parser.add_argument("--reference-perft-depth", type=int, default=3)
     parser.add_argument("--skip-compile", action="store_true")
     args = parser.parse_args()
@@ -149,52 +159,53 @@ def main() -> None:
     print()
 
     # Searches on midgame positions.
-    if kernel.alphabeta() is None or kernel.mcts() is None:
+    has_alphabeta = kernel.alphabeta() is not None
+    has_mcts = kernel.mcts() is not None
+    if not (has_alphabeta or has_mcts):
         print(f"The {game.name} kernel has no searchers yet.")
         return
-    positions = midgame_positions(game, args.positions, seed=2026)
-    rows: dict[str, list[float]] = {
-        "kernel alpha-beta positions/s": [],
-        "kernel alpha-beta depth reached": [],
-        "reference alpha-beta positions/s (nodes=20000)": [],
-        "kernel MCTS simulations/s": [],
-        "reference MCTS simulations/s (rollout=0, 1,000 iterations)": [],
-    }
-    ab_ratio, mcts_ratio = [], []
+    positions = midgame_positions(game, args.positions, seed=2026, plies=(args.min_plies, args.max_plies))
+    rows: dict[str, list[float]] = {}
     for index, state in enumerate(positions):
-        ab = kernel.alphabeta(seed=index)
-        assert ab is not None
-        found = ab.search(state, seconds=args.search_seconds)
-        rows["kernel alpha-beta positions/s"].append(found.nodes_per_second)
-        rows["kernel alpha-beta depth reached"].append(found.depth)
-        agent = AlphaBetaAgent(seed=index, depth=64, nodes=20_000)
-        started = time.perf_counter()
-        agent.select_move(state)
-        reference_nps = agent.budget.used / (time.perf_counter() - started)
-        rows["reference alpha-beta positions/s (nodes=20000)"].append(reference_nps)
-        ab_ratio.append(found.nodes_per_second / reference_nps)
-        mcts = kernel.mcts(seed=index)
-        assert mcts is not None
-        simulated = mcts.search(state, seconds=args.search_seconds)
-        if simulated.nodes:
-            rows["kernel MCTS simulations/s"].append(simulated.nodes_per_second)
-        python_mcts = MCTSAgent(seed=index, iterations=1000, rollout=0, reuse=0)
-        started = time.perf_counter()
-        python_mcts.select_move(state)
-        reference_sims = 1000 / (time.perf_counter() - started)
-        rows["reference MCTS simulations/s (rollout=0, 1,000 iterations)"].append(reference_sims)
-        if simulated.nodes:
-            mcts_ratio.append(simulated.nodes_per_second / reference_sims)
+        if has_alphabeta:
+            ab = kernel.alphabeta(seed=index)
+            assert ab is not None
+            found = ab.search(state, seconds=args.search_seconds)
+            agent = AlphaBetaAgent(seed=index, depth=64, nodes=20_000)
+            started = time.perf_counter()
+            agent.select_move(state)
+            reference_nps = agent.budget.used / (time.perf_counter() - started)
+            rows.setdefault("kernel alpha-beta positions/s", []).append(found.nodes_per_second)
+            rows.setdefault("kernel alpha-beta depth reached", []).append(found.depth)
+            rows.setdefault("reference alpha-beta positions/s (nodes=20000)", []).append(reference_nps)
+            rows.setdefault("alpha-beta kernel / reference, same position", []).append(
+                found.nodes_per_second / reference_nps
+            )
+        if has_mcts:
+            mcts = kernel.mcts(seed=index)
+            assert mcts is not None
+            simulated = mcts.search(state, seconds=args.search_seconds)
+            if not simulated.nodes:
+                continue  # a move that wins at once: nothing was searched
+            python_mcts = MCTSAgent(seed=index, iterations=1000, rollout=0, reuse=0)
+            started = time.perf_counter()
+            python_mcts.select_move(state)
+            reference_sims = 1000 / (time.perf_counter() - started)
+            rows.setdefault("kernel MCTS simulations/s", []).append(simulated.nodes_per_second)
+            rows.setdefault("reference MCTS simulations/s (rollout=0, 1,000 iterations)", []).append(
+                reference_sims
+            )
+            rows.setdefault("MCTS kernel / reference, same position", []).append(
+                simulated.nodes_per_second / reference_sims
+            )
     print(
-        f"{len(positions)} midgame positions (20-60 random plies), "
+        f"{len(positions)} positions {args.min_plies}-{args.max_plies} random plies into the game, "
         f"{args.search_seconds} s per kernel search\n"
     )
     print("| search | median | min | max |")
     print("|---|---:|---:|---:|")
     for label, values in rows.items():
         print(median_row(label, values, 1 if "depth" in label else 0))
-    print(median_row("alpha-beta kernel / reference, same position", ab_ratio, 0))
-    print(median_row("MCTS kernel / reference, same position", mcts_ratio, 0))
 
 
 if __name__ == "__main__":

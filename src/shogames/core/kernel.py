@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from shogames.core.errors import SettingsError
-from shogames.core.protocol import Game, MoveT, State
+from shogames.core.protocol import CHANCE, Game, MoveT, State
 
 if TYPE_CHECKING:
     import numpy as np
@@ -257,9 +258,14 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         self.legal_moves(state)
         self.play(state, state.legal_moves()[0])
         self.evaluate(state)
+        decision, rng = state, random.Random(0)
+        for _ in range(1000):  # past the dice (chosen at random: a first outcome may repeat forever)
+            if decision.is_terminal() or (decision.to_move is not None and decision.to_move >= 0):
+                break
+            decision = decision.play_unchecked(rng.choice(decision.legal_moves()))
         for searcher in (self.alphabeta(seed=0, depth=1), self.mcts(seed=0)):
-            if searcher is not None:
-                searcher.search(state, work=10)
+            if searcher is not None and not decision.is_terminal() and decision.to_move != CHANCE:
+                searcher.search(decision, work=10)
         return time.perf_counter() - started
 
 
