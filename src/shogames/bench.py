@@ -284,6 +284,8 @@ def bench_kernel(
         if (games is not None and played >= games) or (seconds is not None and elapsed >= seconds):
             break
         batch_size = min(batch_size * 2, 100_000)
+        if seconds is not None and elapsed > 0:  # do not run far past the time asked for
+            batch_size = max(16, min(batch_size, int(played / elapsed * (seconds - elapsed)) + 1))
     playouts = PlayoutResult(game.id, game.settings_text(), played, plies, elapsed)
     return KernelBench(warm, results[0], results[1], playouts)
 
