@@ -337,7 +337,7 @@ def run_arena(
     """
     game = make(game_id, preset, **(settings or {}))
     for spec in agents:  # fail early on a bad spec, in this process
-        make_agent(spec, 0, game=game.id, budget=budget)
+        make_agent(spec, 0, game=game.id, budget=budget).check_game(game)
     tasks = tasks_for(game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget)
     results: list[GameResult] = []
     for result in run_tasks(tasks, jobs):

@@ -3,6 +3,8 @@
 The figures are what ``shogames bench`` prints and what ``docs/benchmarks.md`` quotes. Perft times the core
 :func:`~shogames.core.perft` as it is; playouts choose uniformly among the legal moves (chance outcomes by
 their probabilities) and play them with :meth:`~shogames.core.State.play_unchecked`, the search fast path.
+Where the game has a compiled kernel (:attr:`~shogames.core.Game.kernel`), the same measures are taken
+with it in the same run (:func:`bench_kernel`), so the report gives both and their ratios.
 
 >>> info = machine_info()
 >>> info.python.startswith(("CPython", "PyPy"))
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from shogames.core.chance import sample_chance
+from shogames.core.kernel import Kernel
 from shogames.core.perft import perft
 from shogames.core.protocol import CHANCE, Game, State
 
@@ -231,6 +234,63 @@ def bench_playouts(
 
 
 @dataclass(frozen=True, slots=True)
+class KernelBench:
+    """The same measures taken with the game's compiled kernel.
+
+    Attributes:
+        warm_up_seconds: compiling (first run on a machine) or loading the cached machine code.
+        perft: perft at the report's depth, the last level bulk-counted (as the reference does).
+        perft_every_leaf: perft at the same depth with every leaf move generated and played.
+        playouts: random playouts run inside compiled code.
+    """
+
+    warm_up_seconds: float
+    perft: PerftResult
+    perft_every_leaf: PerftResult
+    playouts: PlayoutResult
+
+
+def bench_kernel(
+    kernel: Kernel[Any, Any], *, depth: int, seconds: float | None, games: int | None, seed: int | None
+) -> KernelBench:
+    """Time the kernel's perft (bulk-counted and leaf by leaf) and its compiled random playouts.
+
+    Playouts run in batches (each game seeded from ``seed`` and its number) until ``games`` are played
+    or ``seconds`` have passed, whichever comes first.
+    """
+    if games is None and seconds is None:
+        raise ValueError("bench_kernel needs a number of games, a number of seconds, or both")
+    game = kernel.game
+    warm = kernel.warm_up()
+    start = game.start_position()
+    results = []
+    for bulk in (True, False):
+        started = time.perf_counter()
+        nodes = kernel.perft(start, depth, bulk=bulk)
+        results.append(
+            PerftResult(game.id, game.settings_text(), depth, nodes, time.perf_counter() - started)
+        )
+    played = plies = 0
+    elapsed = 0.0
+    batch_size = 16
+    round_number = 0
+    while True:
+        size = batch_size if games is None else min(batch_size, games - played)
+        batch = kernel.random_playouts(size, seed=(seed or 0) + 1_000_003 * round_number)
+        round_number += 1
+        played += batch.games
+        plies += batch.total_plies
+        elapsed += batch.seconds
+        if (games is not None and played >= games) or (seconds is not None and elapsed >= seconds):
+            break
+        batch_size = min(batch_size * 2, 100_000)
+        if seconds is not None and elapsed > 0:  # do not run far past the time asked for
+            batch_size = max(16, min(batch_size, int(played / elapsed * (seconds - elapsed)) + 1))
+    playouts = PlayoutResult(game.id, game.settings_text(), played, plies, elapsed)
+    return KernelBench(warm, results[0], results[1], playouts)
+
+
+@dataclass(frozen=True, slots=True)
 class BenchReport:
     """Everything ``shogames bench`` measures for one game, with the machine it ran on.
 
@@ -238,20 +298,35 @@ class BenchReport:
         machine: the machine and interpreter.
         perft: the timed perft count from the start position.
         playouts: the timed random playouts from the initial state.
+        kernel: the same measures with the game's compiled kernel, or ``None`` (no kernel, or not asked).
     """
 
     machine: MachineInfo
     perft: PerftResult
     playouts: PlayoutResult
+    kernel: KernelBench | None = None
 
     def lines(self) -> list[str]:
         """Write the report as lines for people: the game, the machine, then each measurement."""
-        return [
+        lines = [
             f"game: {self.perft.game_id} ({self.perft.settings})",
             f"machine: {self.machine.summary()}",
-            self.perft.summary(),
-            self.playouts.summary(),
+            f"reference (pure Python) {self.perft.summary()}",
+            f"reference (pure Python) {self.playouts.summary()}",
         ]
+        kernel = self.kernel
+        if kernel is not None:
+            perft_ratio = kernel.perft.nodes_per_second / self.perft.nodes_per_second
+            playout_ratio = kernel.playouts.games_per_second / self.playouts.games_per_second
+            lines += [
+                f"kernel warm-up (compile or load the cache): {kernel.warm_up_seconds:.2f} s",
+                f"kernel {kernel.perft.summary()}",
+                f"kernel {kernel.perft_every_leaf.summary()} (every leaf move generated and played)",
+                f"kernel {kernel.playouts.summary()}",
+                f"kernel / reference (same run): perft {perft_ratio:,.1f}x, "
+                f"random playouts {playout_ratio:,.1f}x",
+            ]
+        return lines
 
 
 def run_bench(
@@ -261,8 +336,11 @@ def run_bench(
     seconds: float | None = 3.0,
     games: int | None = None,
     seed: int | None = 0,
+    kernel: bool = True,
 ) -> BenchReport:
     """Measure perft at ``depth`` from the start position and random playouts from the initial state.
+
+    With ``kernel`` and a game that has one, the same measures are also taken with the compiled kernel.
 
     Args:
         game: the game (with its settings) to measure.
@@ -270,15 +348,20 @@ def run_bench(
         seconds: how long to keep starting random games (see :func:`bench_playouts`).
         games: how many random games to play at most.
         seed: the seed of the random playouts.
+        kernel: also measure the game's kernel, if it has one.
 
     Returns:
-        The machine and both measurements.
+        The machine and the measurements.
 
     Raises:
         ValueError: the depth is negative, or the playout limits are missing or not positive.
     """
+    compiled = game.kernel if kernel else None
     return BenchReport(
         machine=machine_info(),
         perft=bench_perft(game.start_position(), depth),
         playouts=bench_playouts(game, games=games, seconds=seconds, seed=seed),
+        kernel=None
+        if compiled is None
+        else bench_kernel(compiled, depth=depth, seconds=seconds, games=games, seed=seed),
     )

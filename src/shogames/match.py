@@ -29,9 +29,10 @@ def play_game(
 ) -> tuple[State[Any], Record]:
     """Play one game between agents to its end.
 
-    Each agent is reset, then asked for a move whenever its seat is to move; chance outcomes are drawn
-    with :func:`~shogames.agents.sample_chance` from ``random.Random(seed)``. Every move is played with
-    the checked :meth:`~shogames.core.State.play`, so an agent that returns an illegal move raises.
+    Each agent is checked (:meth:`~shogames.agents.Agent.check_game`) and reset, then asked for a move
+    whenever its seat is to move; chance outcomes are drawn with :func:`~shogames.agents.sample_chance`
+    from ``random.Random(seed)``. Every move is played with the checked
+    :meth:`~shogames.core.State.play`, so an agent that returns an illegal move raises.
 
     Args:
         game: the game (with its settings) to play.
@@ -47,6 +48,7 @@ def play_game(
         ValueError: the number of agents or players is not the number of seats, or the game does not
             end within its length cap.
         IllegalMoveError: an agent chose a move that is not legal.
+        SettingsError: an agent cannot play this game (a kernel agent where there is no kernel).
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.id} needs {game.num_players} agents, one per seat; got {len(agents)}")
@@ -58,6 +60,7 @@ def play_game(
     record = start_record(game, names, seed=seed, position=position)
     chance_rng = random.Random(seed)
     for agent in agents:
+        agent.check_game(game)
         agent.reset()
     for _ in range(game.max_game_length + 1):
         if state.is_terminal():

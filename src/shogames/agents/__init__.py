@@ -1,6 +1,7 @@
 """Agents: players that choose moves for any game through the core protocol.
 
-Importing this package registers the built-in agents (``random``, ``greedy``, ``alphabeta``, ``mcts``) and
+Importing this package registers the built-in agents (``random``, ``greedy``, ``alphabeta``, ``mcts``, and
+``kernel-alphabeta`` and ``kernel-mcts``, which search with a game's compiled kernel) and
 the difficulty levels (``random``, ``easy``, ``medium``, ``hard``); :func:`make_agent` builds either
 from a spec.
 """
@@ -18,6 +19,7 @@ from shogames.agents.base import (
 )
 from shogames.agents.budget import Budget
 from shogames.agents.greedy import GreedyAgent
+from shogames.agents.kernel_search import KernelAlphaBetaAgent, KernelMCTSAgent
 from shogames.agents.levels import LEVELS, level_spec
 from shogames.agents.mcts import MCTSAgent
 from shogames.agents.random_agent import RandomAgent
@@ -30,6 +32,8 @@ __all__ = [
     "AlphaBetaAgent",
     "Budget",
     "GreedyAgent",
+    "KernelAlphaBetaAgent",
+    "KernelMCTSAgent",
     "MCTSAgent",
     "RandomAgent",
     "agent_names",

@@ -21,10 +21,10 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from shogames.core.errors import SettingsError
-from shogames.core.protocol import MoveT, State
+from shogames.core.protocol import Game, MoveT, State
 
 AgentFactory = Callable[..., "Agent"]
 """Makes an agent: called with the seed (``None`` for an unseeded agent) and the spec's parameters as
@@ -67,6 +67,13 @@ class Agent(ABC):
 
         Returns:
             One of ``state.legal_moves()``.
+        """
+
+    def check_game(self, game: Game[Any]) -> None:  # noqa: B027 -- an optional hook; most agents play any game
+        """Raise a :class:`~shogames.core.errors.SettingsError` if this agent cannot play ``game``.
+
+        The arena calls it before the first game; agents that need something of a game (a compiled
+        kernel) say so here, in words.
         """
 
     def reset(self) -> None:  # noqa: B027 -- an optional hook, empty unless an agent keeps state

@@ -18,7 +18,9 @@ Moves are small hashable values chosen by each game. Every game turns them to te
 :meth:`Game.state_from_text`.
 
 Fast path: :meth:`State.play` checks that the move is legal. Search code that only plays moves taken from
-:meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check.
+:meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check. A game may also
+offer a compiled kernel (:attr:`Game.kernel`, :mod:`shogames.core.kernel`) for whole loops: perft, random
+playouts and searches.
 
 Glossary, shared by every game (``docs/adding-a-game.md`` has the game-specific cases): a *move* is one
 decision of one player (or one chance outcome); a *ply* is one move played; *seat* numbers the players
@@ -35,10 +37,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Generic, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Self, TypeVar
 
 from shogames.core.errors import IllegalMoveError
 from shogames.core.settings import Setting, SettingValue, format_settings, resolve_settings
+
+if TYPE_CHECKING:
+    from shogames.core.kernel import Kernel
 
 CHANCE: Final = -1
 """The value of :attr:`State.to_move` when the next move is a chance outcome."""
@@ -102,6 +107,10 @@ class Game(ABC, Generic[StateT]):
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
     says what the module provides."""
+    kernel_module: ClassVar[str | None] = None
+    """The module whose ``make_kernel(game)`` builds the game's compiled kernel, imported only when
+    :attr:`kernel` is first read; ``None`` for a game without one (``docs/kernels.md``)."""
+    _kernel: Kernel[Any, Any] | None  # set on first use of :attr:`kernel`
 
     def __init__(self, preset: str | None = None, **settings: object) -> None:
         self.preset = preset
@@ -164,6 +173,21 @@ class Game(ABC, Generic[StateT]):
         Raises:
             NotationError: the text is not a position of this game; the message says which part.
         """
+
+    @property
+    def kernel(self) -> Kernel[Any, Any] | None:
+        """The compiled kernel for these settings, or ``None`` where there is none.
+
+        ``None`` also when numba is missing or ``SHOGAMES_KERNELS=0``. Built on first use and kept
+        (:mod:`shogames.core.kernel`).
+        """
+        try:
+            return self._kernel
+        except AttributeError:
+            from shogames.core.kernel import load_kernel
+
+            self._kernel = load_kernel(self)
+            return self._kernel
 
     def settings_text(self) -> str:
         """The settings as ``name=value`` pairs, the form records and the CLI use."""

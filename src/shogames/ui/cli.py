@@ -26,6 +26,7 @@ from shogames.agents.base import Agent, agent_names, level_names, make_agent, pa
 from shogames.analysis import BLUNDER, MISTAKE, analyse_record
 from shogames.bench import run_bench
 from shogames.core.errors import NotationError, SettingsError, ShogamesError
+from shogames.core.kernel import fast_perft, fast_perft_divide, unavailable_reason
 from shogames.core.perft import perft, perft_divide
 from shogames.core.protocol import Game, State
 from shogames.core.registry import available_games, game_class
@@ -301,6 +302,16 @@ def legal_command(
 @_position_option(_START)
 @_game_options
 @click.option("--divide", is_flag=True, help="Also print the count below each first move.")
+@click.option(
+    "--reference",
+    is_flag=True,
+    help="Count with the pure-Python reference engine even where the game has a compiled kernel.",
+)
+@click.option(
+    "--no-bulk",
+    is_flag=True,
+    help="Generate and play every leaf move instead of counting the last level (needs a kernel).",
+)
 def perft_command(
     game_id: str,
     depth: int,
@@ -308,23 +319,32 @@ def perft_command(
     settings_texts: tuple[str, ...],
     preset: str | None,
     divide: bool,
+    reference: bool,
+    no_bulk: bool,
 ) -> None:
     """Count the move sequences DEPTH moves long.
 
     The total is always the last line; with --divide, one `move: count` line per legal move comes
-    first. Without --position, from the start position.
+    first. Without --position, from the start position. Counts with the game's compiled kernel where
+    it has one (the same counts, checked against the reference in the tests), else with the reference.
     """
     game = load_game(game_id, settings_texts, preset)
     state = load_position(game, position, board_start=True)
+    use_kernel = not reference and game.kernel is not None
+    if no_bulk and not use_kernel:
+        why = "--reference was given" if reference else unavailable_reason(game)
+        raise ShogamesUsageError(f"--no-bulk needs a compiled kernel ({why}); the reference bulk-counts")
     if divide:
         if depth < 1:
             raise ShogamesUsageError("perft --divide needs a depth of 1 or more")
-        split = perft_divide(state, depth)
+        split = (
+            fast_perft_divide(state, depth, bulk=not no_bulk) if use_kernel else perft_divide(state, depth)
+        )
         for move_text, count in split:
             click.echo(f"{move_text}: {count}")
         click.echo(sum(count for _, count in split))
     else:
-        click.echo(perft(state, depth))
+        click.echo(fast_perft(state, depth, bulk=not no_bulk) if use_kernel else perft(state, depth))
 
 
 def _record_summary(record: Record, game: Game[Any], plies: int) -> str:
@@ -385,6 +405,12 @@ def replay_command(path: Path, quiet: bool) -> None:
 )
 @click.option("--games", type=click.IntRange(min=1), default=None, help="Stop after this many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random playouts.")
+@click.option(
+    "--kernel/--no-kernel",
+    default=True,
+    show_default=True,
+    help="Also measure the game's compiled kernel, where it has one, in the same run.",
+)
 @_game_options
 def bench_command(
     game_id: str,
@@ -392,17 +418,22 @@ def bench_command(
     seconds: float,
     games: int | None,
     seed: int,
+    kernel: bool,
     settings_texts: tuple[str, ...],
     preset: str | None,
 ) -> None:
     """Measure perft and random-playout speed.
 
     Prints the machine, perft nodes/s at --depth from the start position, and random playouts'
-    games/s and plies/s from the initial state.
+    games/s and plies/s from the initial state, for the pure-Python reference; where the game has a
+    compiled kernel, the same for the kernel (perft also with every leaf played) and the ratios.
     """
     game = load_game(game_id, settings_texts, preset)
-    for line in run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed).lines():
+    report = run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed, kernel=kernel)
+    for line in report.lines():
         click.echo(line)
+    if kernel and report.kernel is None:
+        click.echo(f"kernel: none ({unavailable_reason(game)})")
 
 
 @main.command("arena")

@@ -307,6 +307,7 @@ class ShobuGame(Game["ShobuState"]):
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "standard": {"max_turns": 300, "no_turn": "lose"},
     }
+    kernel_module = "shogames.kernels.shobu"
 
     @property
     def player_names(self) -> tuple[str, ...]:

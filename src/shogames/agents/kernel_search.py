@@ -1,0 +1,133 @@
+"""Agents that search with a game's compiled kernel: ``kernel-alphabeta`` and ``kernel-mcts``.
+
+They play any game that offers a kernel (:attr:`Game.kernel <shogames.core.protocol.Game.kernel>`), through
+the :class:`~shogames.core.kernel.Searcher` interface only, so there is no per-game code here. A game
+without a kernel, or whose kernel has no searcher of the kind (Sho's), is refused with a clear error
+(:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
+first move elsewhere.
+
+- ``kernel-alphabeta:depth=D,nodes=N,seconds=S``: the kernel's negamax alpha-beta with iterative
+  deepening, a transposition table and move ordering (the same search as ``alphabeta``, compiled). With
+  neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the iterations.
+- ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
+  ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
+
+A node or iteration budget gives the same move on any machine for a given seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from shogames.agents.base import Agent, register_agent
+from shogames.core.kernel import Kernel, KernelUnavailableError, Searcher, SearchResult, require_kernel
+from shogames.core.protocol import Game, MoveT, State
+
+
+class _KernelAgent(Agent):
+    """The shared part: one searcher per game (with its settings), made on first use."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._searchers: dict[int, tuple[Game[Any], Searcher[Any]]] = {}
+        self.last_result: SearchResult[Any] | None = None
+        """What the last search found: the move, its value, nodes, depth, and each root move's score."""
+
+    def check_game(self, game: Game[Any]) -> None:
+        """Refuse a game without a kernel here, or whose kernel has no searcher of this kind.
+
+        Raises:
+            KernelUnavailableError: the game has no kernel (or numba is missing, or kernels are off), or
+                its kernel has no such searcher.
+        """
+        self._searcher(game)
+
+    def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
+        raise NotImplementedError
+
+    def _searcher(self, game: Game[Any]) -> Searcher[Any]:
+        held = self._searchers.get(id(game))
+        if held is None or held[0] is not game:
+            kernel = require_kernel(game)
+            searcher = self._make_searcher(kernel)
+            if searcher is None:
+                kind = self.name.partition(":")[0]
+                raise KernelUnavailableError(f"the {game.name} kernel has no {kind} searcher")
+            held = self._searchers[id(game)] = (game, searcher)
+        return held[1]
+
+    def _search(self, state: State[MoveT], work: int, seconds: float) -> MoveT:
+        result = self._searcher(state.game).search(state, work=work, seconds=seconds)
+        self.last_result = result
+        move: MoveT = result.move
+        return move
+
+    def reset(self) -> None:
+        """Clear the searchers' tables before a new game."""
+        for _, searcher in self._searchers.values():
+            searcher.reset()
+
+
+class KernelAlphaBetaAgent(_KernelAgent):
+    """The game kernel's alpha-beta searcher as an agent.
+
+    Args:
+        seed: orders equal root moves.
+        depth: the deepest iteration.
+        nodes: the most positions searched per move (0: no limit).
+        seconds: the most seconds per move (0: no limit); with neither limit, 1,000,000 nodes.
+    """
+
+    name = "kernel-alphabeta"
+    parameters: ClassVar[Mapping[str, type]] = {"depth": int, "nodes": int, "seconds": float}
+
+    def __init__(
+        self, seed: int | None = None, *, depth: int = 64, nodes: int = 0, seconds: float = 0.0
+    ) -> None:
+        super().__init__(seed)
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.depth = depth
+        self.nodes = nodes
+        self.seconds = seconds
+
+    def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
+        return kernel.alphabeta(seed=self.rng.randrange(2**32), depth=self.depth)
+
+    def select_move(self, state: State[MoveT]) -> MoveT:
+        """Search ``state`` with the kernel's alpha-beta and return the best move."""
+        return self._search(state, self.nodes, self.seconds)
+
+
+class KernelMCTSAgent(_KernelAgent):
+    """The game kernel's MCTS (evaluation at the leaves) as an agent.
+
+    Args:
+        seed: the seed of the search's random choices.
+        iterations: simulations per move (0: no limit).
+        seconds: the most seconds per move (0: no limit); with neither limit, 10,000 simulations.
+        c: the exploration constant of UCB1.
+    """
+
+    name = "kernel-mcts"
+    parameters: ClassVar[Mapping[str, type]] = {"iterations": int, "seconds": float, "c": float}
+
+    def __init__(
+        self, seed: int | None = None, *, iterations: int = 0, seconds: float = 0.0, c: float = 1.0
+    ) -> None:
+        super().__init__(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+
+    def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
+        return kernel.mcts(seed=self.rng.randrange(2**32), c=self.c)
+
+    def select_move(self, state: State[MoveT]) -> MoveT:
+        """Search ``state`` with the kernel's MCTS and return the most visited move."""
+        return self._search(state, self.iterations, self.seconds)
+
+
+register_agent(KernelAlphaBetaAgent.name, KernelAlphaBetaAgent)
+register_agent(KernelMCTSAgent.name, KernelMCTSAgent)

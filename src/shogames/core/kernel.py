@@ -1,0 +1,361 @@
+"""Compiled kernels: the fast path a game may offer, behind one interface (``docs/kernels.md``).
+
+A game's pure-Python engine is the reference of its rules. A *kernel* is a second implementation of the
+same rules, compiled (numba), that runs whole loops (random playouts, perft, searches) without coming
+back to Python. A game offers one by naming the module that builds it in :attr:`Game.kernel_module
+<shogames.core.protocol.Game.kernel_module>`; :attr:`Game.kernel <shogames.core.protocol.Game.kernel>`
+then gives the kernel for the game's settings, or ``None`` when the game has none. Nothing is imported
+or compiled before a kernel is first asked for, so ``import shogames`` and the CLI stay quick; compiled
+code is cached on disk (numba's ``cache=True``), and only the first run on a machine pays for compiling.
+
+Callers never need per-game code: agents, the arena, ``shogames perft`` and ``shogames bench`` ask
+``game.kernel`` and use the interface below.
+
+>>> from shogames import make
+>>> kernel = make("shobu").kernel
+>>> kernel is None or kernel.perft(kernel.game.new_initial_state(), 2) == 50508
+True
+
+What a kernel gives (every method takes and returns reference states and moves; the array form is
+there for batch and research use):
+
+- :meth:`Kernel.encode` / :meth:`Kernel.decode`: a state to the kernel's array and back.
+- :meth:`Kernel.legal_moves`, :meth:`Kernel.play`, :meth:`Kernel.outcome`, :meth:`Kernel.evaluate`: the
+  rules one position at a time, as the kernel computes them (for the differential tests and for
+  callers that want them).
+- :meth:`Kernel.perft`: leaves to a depth, with or without bulk counting of the last level.
+- :meth:`Kernel.random_playouts`: a batch of seeded random games run entirely in compiled code.
+- :meth:`Kernel.alphabeta` and :meth:`Kernel.mcts`: searchers that take a position and a budget and return
+  a move with statistics (:class:`SearchResult`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from shogames.core.errors import SettingsError
+from shogames.core.protocol import CHANCE, Game, MoveT, State
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+StateT_co = TypeVar("StateT_co", bound=State[Any], covariant=True)
+
+KERNELS_ENV: str = "SHOGAMES_KERNELS"
+"""Environment variable: set it to ``0`` to turn every kernel off (``Game.kernel`` is then ``None``)."""
+
+
+class KernelUnavailableError(SettingsError):
+    """A kernel was asked for (a kernel agent, ``--kernel``) where the game has none here."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutBatch:
+    """The results of a batch of random games played by a kernel.
+
+    Attributes:
+        returns: one row per game, one column per seat: the final returns (0 for a truncated game).
+        plies: how many moves each game took.
+        seconds: the wall-clock time the batch took, compiled loop only.
+    """
+
+    returns: NDArray[np.float64]
+    plies: NDArray[np.int64]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        """How many games were played."""
+        return int(self.plies.shape[0])
+
+    @property
+    def total_plies(self) -> int:
+        """The moves of every game together."""
+        return int(self.plies.sum())
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall-clock time."""
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def plies_per_second(self) -> float:
+        """Moves per second of wall-clock time."""
+        return self.total_plies / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult(Generic[MoveT]):
+    """What a kernel search found, with its statistics.
+
+    Attributes:
+        move: the move chosen.
+        value: its value for the seat to move, from -1 (lost) to 1 (won): the search's backed-up value
+            (alpha-beta) or the chosen move's mean value (MCTS).
+        nodes: positions searched (alpha-beta: calls of the search, leaves included) or simulations (MCTS).
+        seconds: the wall-clock time of the search.
+        depth: the deepest completed iteration (alpha-beta); 0 for MCTS.
+        scores: each root move's value for the seat to move. Alpha-beta: in the deepest completed
+            iteration, where a move cut off has only an upper bound; MCTS: the mean value of its visits.
+        visits: MCTS only: the simulations through each root move.
+    """
+
+    move: MoveT
+    value: float
+    nodes: int
+    seconds: float
+    depth: int = 0
+    scores: dict[MoveT, float] = field(default_factory=dict)
+    visits: dict[MoveT, int] = field(default_factory=dict)
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Positions (or simulations) per second of wall-clock time."""
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+
+class Searcher(ABC, Generic[MoveT]):
+    """A kernel's search of one kind, keeping what it learns (tables) between calls of one game."""
+
+    @abstractmethod
+    def search(self, state: State[MoveT], *, work: int = 0, seconds: float = 0.0) -> SearchResult[MoveT]:
+        """Search ``state`` (not over, a seat to move) within a budget and return the best move.
+
+        Args:
+            state: the position, a reference state of the kernel's game and settings.
+            work: the most nodes (alpha-beta) or simulations (MCTS); 0 for no limit.
+            seconds: the most wall-clock seconds; 0 for no limit. With neither, each searcher has its
+                documented default.
+
+        Raises:
+            ValueError: the game is over at ``state``.
+        """
+
+    def reset(self) -> None:
+        """Forget what was learnt (tables, history) before a new game."""
+
+
+class Kernel(ABC, Generic[StateT_co, MoveT]):
+    """A game's compiled implementation of its rules and of the loops built on them.
+
+    A kernel is made for one game with fixed settings (:attr:`game`) and plays exactly the reference's
+    rules under those settings: the same legal moves in the same order, the same results, the same
+    evaluation. ``tests/test_kernels.py`` checks that, position by position.
+
+    Args:
+        game: the game and settings the kernel plays.
+    """
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+
+    # --- Conversions ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def encode(self, state: State[MoveT]) -> NDArray[Any]:
+        """The state as the kernel's flat array (``docs/kernels.md`` gives each game's layout)."""
+
+    @abstractmethod
+    def decode(self, array: NDArray[Any]) -> StateT_co:
+        """The reference state of a kernel array made by :meth:`encode` or by the kernel's loops."""
+
+    @abstractmethod
+    def encode_move(self, move: MoveT) -> int:
+        """A move as the kernel's integer code."""
+
+    @abstractmethod
+    def decode_move(self, code: int) -> MoveT:
+        """The reference move of a kernel move code."""
+
+    # --- The rules, one position at a time -----------------------------------------------------------
+
+    @abstractmethod
+    def legal_moves(self, state: State[MoveT]) -> list[MoveT]:
+        """The legal moves as the kernel generates them, in its order (the reference's order)."""
+
+    @abstractmethod
+    def play(self, state: State[MoveT], move: MoveT) -> StateT_co:
+        """The state after a legal ``move``, computed by the kernel."""
+
+    @abstractmethod
+    def outcome(self, state: State[MoveT]) -> tuple[float, ...] | None:
+        """``None`` while the game goes on, else the returns, as the kernel judges them."""
+
+    @abstractmethod
+    def evaluate(self, state: State[MoveT]) -> tuple[float, ...]:
+        """The kernel's evaluation: equal to the reference's :meth:`State.evaluate`."""
+
+    # --- Whole loops ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def perft(self, state: State[MoveT], depth: int, *, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` moves, as :func:`shogames.core.perft` counts them.
+
+        Args:
+            state: the position to count from.
+            depth: 0 or more.
+            bulk: count the last level's moves without making them (as the reference does); with
+                ``False`` every leaf move is generated and played.
+
+        Raises:
+            ValueError: a negative depth.
+        """
+
+    @abstractmethod
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[MoveT] | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` uniformly random games to the end inside compiled code.
+
+        Game ``i`` of a batch depends only on ``seed`` and ``i``, so the first games of a larger batch
+        are the games of a smaller one.
+
+        Args:
+            games: how many games, 1 or more.
+            seed: the seed of every choice.
+            start: the position every game starts from; the initial state by default.
+        """
+
+    @abstractmethod
+    def random_game(self, *, seed: int = 0, start: State[MoveT] | None = None, index: int = 0) -> list[MoveT]:
+        """The moves of game ``index`` of :meth:`random_playouts` with this seed and start, for replays."""
+
+    # --- Searches ------------------------------------------------------------------------------------
+
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> Searcher[MoveT] | None:
+        """A compiled alpha-beta searcher (``None`` when the kernel has none).
+
+        Args:
+            seed: orders equal root moves; ``None`` keeps the legal-move order.
+            depth: the deepest iteration of iterative deepening.
+        """
+        return None
+
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> Searcher[MoveT] | None:
+        """A compiled MCTS searcher with the evaluation at the leaves (``None`` when the kernel has none).
+
+        Args:
+            seed: the seed of the move orders; ``None`` draws one.
+            c: the exploration constant of UCB1.
+        """
+        return None
+
+    def warm_up(self) -> float:
+        """Compile (or load from the cache) every compiled function now; returns the seconds it took."""
+        started = time.perf_counter()
+        state = self.game.new_initial_state()
+        self.perft(state, 2)
+        self.perft(state, 2, bulk=False)
+        self.random_playouts(1)
+        self.legal_moves(state)
+        self.play(state, state.legal_moves()[0])
+        self.evaluate(state)
+        decision, rng = state, random.Random(0)
+        for _ in range(1000):  # past the dice (chosen at random: a first outcome may repeat forever)
+            if decision.is_terminal() or (decision.to_move is not None and decision.to_move >= 0):
+                break
+            decision = decision.play_unchecked(rng.choice(decision.legal_moves()))
+        for searcher in (self.alphabeta(seed=0, depth=1), self.mcts(seed=0)):
+            if searcher is not None and not decision.is_terminal() and decision.to_move != CHANCE:
+                searcher.search(decision, work=10)
+        return time.perf_counter() - started
+
+
+class KernelFactory(Protocol):
+    """What a kernel module's ``make_kernel`` is: a game in, its kernel (or ``None``) out."""
+
+    def __call__(self, game: Game[Any]) -> Kernel[Any, Any] | None:
+        """Build the kernel for ``game``'s settings, or ``None`` where it does not cover them."""
+
+
+_UNAVAILABLE: dict[str, str] = {}
+
+
+def kernels_enabled() -> bool:
+    """Whether kernels are on (the environment variable :data:`KERNELS_ENV` is not ``0``)."""
+    return os.environ.get(KERNELS_ENV, "1").strip().lower() not in {"0", "false", "no", "off"}
+
+
+def load_kernel(game: Game[Any]) -> Kernel[Any, Any] | None:
+    """Build ``game``'s kernel: import its :attr:`~Game.kernel_module` and call its ``make_kernel``.
+
+    Returns ``None`` when the game names no kernel module, when kernels are turned off, or when the
+    module cannot be imported (numba missing): :func:`unavailable_reason` then says why.
+    """
+    module_name = type(game).kernel_module
+    if module_name is None:
+        _UNAVAILABLE[game.id] = f"{game.name} has no compiled kernel"
+        return None
+    if not kernels_enabled():
+        _UNAVAILABLE[game.id] = f"kernels are turned off ({KERNELS_ENV}=0)"
+        return None
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        _UNAVAILABLE[game.id] = f"the {game.name} kernel cannot be loaded: {error}"
+        return None
+    factory: KernelFactory = module.make_kernel
+    kernel = factory(game)
+    if kernel is None:
+        _UNAVAILABLE[game.id] = f"the {game.name} kernel does not cover the settings {game.settings_text()}"
+    return kernel
+
+
+def unavailable_reason(game: Game[Any]) -> str:
+    """Why ``game.kernel`` is ``None``, in words (empty when it is not)."""
+    if game.kernel is not None:
+        return ""
+    return _UNAVAILABLE.get(game.id, f"{game.name} has no compiled kernel")
+
+
+def require_kernel(game: Game[Any]) -> Kernel[Any, Any]:
+    """``game.kernel``, or a clear error when there is none.
+
+    Raises:
+        KernelUnavailableError: the game has no kernel here; the message says why.
+    """
+    kernel = game.kernel
+    if kernel is None:
+        raise KernelUnavailableError(unavailable_reason(game))
+    return kernel
+
+
+def fast_perft(state: State[Any], depth: int, *, bulk: bool = True) -> int:
+    """Perft with the game's kernel where it has one, else the reference :func:`~shogames.core.perft`.
+
+    Without a kernel, ``bulk=False`` is not available (the reference always bulk-counts).
+    """
+    kernel = state.game.kernel
+    if kernel is not None:
+        return kernel.perft(state, depth, bulk=bulk)
+    from shogames.core.perft import perft
+
+    return perft(state, depth)
+
+
+def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> list[tuple[str, int]]:
+    """:func:`~shogames.core.perft_divide` counted with the game's kernel where it has one."""
+    kernel = state.game.kernel
+    if kernel is None:
+        from shogames.core.perft import perft_divide
+
+        return perft_divide(state, depth)
+    if depth < 1:
+        raise ValueError(f"perft --divide needs a depth of 1 or more, got {depth}")
+    return [
+        (state.move_to_text(move), kernel.perft(state.play_unchecked(move), depth - 1, bulk=bulk))
+        for move in state.legal_moves()
+    ]
+
+
+def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:
+    """The reference moves of a sequence of kernel move codes."""
+    return [kernel.decode_move(int(code)) for code in codes]

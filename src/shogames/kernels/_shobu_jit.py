@@ -1,0 +1,945 @@
+# mypy: ignore-errors
+# (numba compiles this module: its scalars are numpy's uint64/int64, which mypy's int does not model.)
+"""The compiled half of the Shobu kernel: numba functions over plain integers and numpy arrays.
+
+Everything here is compiled on first call (``cache=True`` keeps the machine code on disk, so later
+processes load it in a fraction of a second). :mod:`shogames.kernels.shobu` wraps it for Python callers.
+
+Position: the reference's encoding (``shogames.games.shobu``): bit ``16 * board + 4 * rank + file`` of a
+uint64 per colour, plus the seat to move (0 Black, 1 White), the turns played and the winner (-1 none)
+as int64. The no-turn loss is not stored: like the reference, it follows from counting the turns.
+
+Move code (int64): ``passive_from | aggressive_from << 6 | direction << 12 | distance << 15``; the pass
+of ``no_turn=pass`` is :data:`PASS_CODE` (distance 0).
+
+Rule tables are arguments, not globals: ``rules = (shifts, masks, plans)`` where ``shifts[d, k]`` and
+``masks[d, k]`` say how to shift a bitboard ``k + 1`` steps in direction ``d`` (see the reference's
+``_RAYS``) and ``plans[seat, h]`` is (passive board mask, aggressive boards mask) for homeboard ``h``.
+Numba freezes globals into the machine code; tables passed in can be altered by a test, which is how the
+differential tests show that a broken rule is caught.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+U64 = np.uint64
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+BOARD0 = np.uint64(0xFFFF)
+PASS_CODE = 0
+MAX_MOVES = 1024  # 2 homeboards x 4 stones x 8 directions x 2 distances x 8 aggressive stones
+NO_WINNER = -1
+WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
+INF = 1e9
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """The index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def clock():
+    """Seconds from a monotonic clock (Python's ``time.perf_counter``), callable from compiled code."""
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True, inline="always")
+def towards(bits, shift, mask):
+    """The squares p whose square ``shift`` bits away (same board) is in ``bits``."""
+    if shift > 0:
+        return (bits >> U64(shift)) & mask
+    return (bits << U64(-shift)) & mask
+
+
+@njit(cache=True, inline="always")
+def direction_sources(own, opp, empty, occupied, d, shifts, masks):
+    """(passive 1, aggressive 1, passive 2, aggressive 2): where moves in direction ``d`` may start.
+
+    Passive and aggressive moves of one and two steps, on all four boards (the reference's ``_sources``).
+    """
+    s1 = shifts[d, 0]
+    s2 = shifts[d, 1]
+    s3 = shifts[d, 2]
+    m1 = masks[d, 0]
+    m2 = masks[d, 1]
+    m3 = masks[d, 2]
+    empty1 = towards(empty, s1, m1)
+    opp1 = towards(opp, s1, m1)
+    opp2 = towards(opp, s2, m2)
+    passive1 = own & empty1
+    passive2 = passive1 & towards(empty, s2, m2)
+    # One step: onto an empty square, or onto an opponent whose next square is empty or off the board.
+    aggressive1 = own & (empty1 | (opp1 & ~towards(occupied, s2, m2)))
+    # Two steps: no own stone on the path, at most one opponent, and a pushed stone needs room beyond.
+    aggressive2 = (
+        own
+        & m2
+        & ~(towards(own, s1, m1) | towards(own, s2, m2))
+        & ~(opp1 & opp2)
+        & (~(opp1 | opp2) | ~towards(occupied, s3, m3))
+    )
+    return passive1, aggressive1, passive2, aggressive2
+
+
+@njit(cache=True)
+def sources(own, opp, rules, out):
+    """Fill ``out[d]`` with :func:`direction_sources` for the eight directions."""
+    shifts, masks, _ = rules
+    occupied = own | opp
+    empty = FULL ^ occupied
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, shifts, masks
+        )
+        out[d, 0] = passive1
+        out[d, 1] = aggressive1
+        out[d, 2] = passive2
+        out[d, 3] = aggressive2
+
+
+@njit(cache=True)
+def has_turn(own, opp, seat, rules):
+    """Whether the side with ``own`` has a legal turn: :func:`count_turns` > 0, stopping at the first."""
+    shifts, masks, plans = rules
+    occupied = own | opp
+    empty = FULL ^ occupied
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, shifts, masks
+        )
+        for h in range(2):
+            passive_mask = plans[seat, h, 0]
+            aggressive_mask = plans[seat, h, 1]
+            if (passive1 & passive_mask) and (aggressive1 & aggressive_mask):
+                return True
+            if (passive2 & passive_mask) and (aggressive2 & aggressive_mask):
+                return True
+    return False
+
+
+@njit(cache=True)
+def count_turns(seat, src, rules):
+    """How many legal turns there are, from popcounts of the sources (no generation)."""
+    plans = rules[2]
+    total = 0
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            count = popcount(src[d, 0] & passive_mask)
+            if count:
+                total += count * popcount(src[d, 1] & aggressive_mask)
+            count = popcount(src[d, 2] & passive_mask)
+            if count:
+                total += count * popcount(src[d, 3] & aggressive_mask)
+    return total
+
+
+@njit(cache=True)
+def generate(seat, src, rules, out):
+    """Write every legal turn's code to ``out`` in the reference's order; return how many.
+
+    Order: homeboard, direction, distance, passive square, aggressive square (squares lowest first).
+    A side with no turn gets none here; the caller adds the pass where the settings allow it.
+    """
+    plans = rules[2]
+    n = 0
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            for k in range(2):
+                passive = src[d, 2 * k] & passive_mask
+                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                head = (d << 12) | ((k + 1) << 15)
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        out[n] = head | p | (a << 6)
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def nth_bit(bits, index):
+    """The square of the ``index``-th set bit of ``bits``, lowest first."""
+    for _ in range(index):
+        bits &= bits - ONE
+    return lowest_bit(bits)
+
+
+@njit(cache=True)
+def nth_turn(seat, src, rules, index):
+    """The code of the ``index``-th legal turn in :func:`generate`'s order, without generating the rest."""
+    plans = rules[2]
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            for k in range(2):
+                passive = src[d, 2 * k] & passive_mask
+                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                n_passive = popcount(passive)
+                n_aggressive = popcount(aggressive)
+                bucket = n_passive * n_aggressive
+                if index < bucket:
+                    p = nth_bit(passive, index // n_aggressive)
+                    a = nth_bit(aggressive, index % n_aggressive)
+                    return (d << 12) | ((k + 1) << 15) | p | (a << 6)
+                index -= bucket
+    return -1
+
+
+@njit(cache=True)
+def play(own, opp, move, rules):
+    """Play a turn for the side whose stones are ``own``: returns (own, opp, whether it cleared a board).
+
+    The passive stone moves, then the aggressive stone, pushing a stone on its path one square further
+    (off the board when that square is off the board).
+    """
+    distance = (move >> 15) & 3
+    if distance == 0:
+        return own, opp, False
+    shifts, masks, _ = rules
+    direction = (move >> 12) & 7
+    passive_from = move & 63
+    aggressive_from = (move >> 6) & 63
+    delta = shifts[direction, 0]
+    step = delta * distance
+    own ^= (ONE << U64(passive_from)) | (ONE << U64(passive_from + step))
+    own ^= (ONE << U64(aggressive_from)) | (ONE << U64(aggressive_from + step))
+    path = ONE << U64(aggressive_from + delta)
+    if distance == 2:
+        path |= ONE << U64(aggressive_from + 2 * delta)
+    hit = opp & path
+    if hit:
+        opp ^= hit
+        if (ONE << U64(aggressive_from)) & masks[direction, distance]:
+            opp |= ONE << U64(aggressive_from + (distance + 1) * delta)
+    cleared = False
+    for board in range(4):
+        if opp & (BOARD0 << U64(16 * board)) == ZERO:
+            cleared = True
+    return own, opp, cleared
+
+
+@njit(cache=True)
+def play_state(black, white, seat, turns, winner, move, rules):
+    """The state after ``move`` as (black, white, seat, turns, winner)."""
+    if seat == 0:
+        own, opp = black, white
+    else:
+        own, opp = white, black
+    own, opp, cleared = play(own, opp, move, rules)
+    if cleared:
+        winner = seat
+    if seat == 0:
+        return own, opp, 1, turns + 1, winner
+    return opp, own, 0, turns + 1, winner
+
+
+@njit(cache=True)
+def outcome(seat, turns, winner, count, max_turns, no_turn_pass):
+    """-1 while the game goes on, else the winner (0, 1) or 2 for a draw by the length cap.
+
+    The reference's order: a cleared board, then the length cap, then (``no_turn=lose``) no turn left.
+    """
+    if winner >= 0:
+        return winner
+    if turns >= max_turns:
+        return 2
+    if count == 0 and not no_turn_pass:
+        return 1 - seat
+    return -1
+
+
+@njit(cache=True)
+def material(black, white):
+    """Black's evaluation before ``tanh``: the concave per-board worth of Black's minus White's stones."""
+    score = 0
+    for board in range(4):
+        shift = U64(16 * board)
+        nb = popcount((black >> shift) & BOARD0)
+        nw = popcount((white >> shift) & BOARD0)
+        score += board_worth(nb) - board_worth(nw)
+    return score
+
+
+@njit(cache=True, inline="always")
+def board_worth(stones):
+    """The worth of a board holding 0-4 of a side's stones (the reference's ``_BOARD_WORTH``)."""
+    if stones == 0:
+        return 0
+    if stones == 1:
+        return 6
+    if stones == 2:
+        return 10
+    if stones == 3:
+        return 13
+    return 15
+
+
+@njit(cache=True)
+def black_value(black, white, result):
+    """Black's evaluation: the returns when over (``result`` from :func:`outcome`), else the estimate."""
+    if result == 0:
+        return 1.0
+    if result == 1:
+        return -1.0
+    if result == 2:
+        return 0.0
+    return 0.95 * math.tanh(material(black, white) / 12.0)
+
+
+@njit(cache=True)
+def position_facts(black, white, seat, turns, winner, max_turns, no_turn_pass, rules, moves):
+    """For the Python wrapper: (outcome, number of legal moves written to ``moves``, Black's value)."""
+    src = np.empty((8, 4), dtype=np.uint64)
+    if seat == 0:
+        sources(black, white, rules, src)
+    else:
+        sources(white, black, rules, src)
+    count = count_turns(seat, src, rules)
+    result = outcome(seat, turns, winner, count, max_turns, no_turn_pass)
+    n = 0
+    if result < 0:
+        n = generate(seat, src, rules, moves)
+        if n == 0:
+            moves[0] = PASS_CODE
+            n = 1
+    return result, n, black_value(black, white, result)
+
+
+# --- Perft --------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pass, rules, src, moves):
+    """Leaves at exactly ``depth`` plies (a position that ends earlier adds nothing).
+
+    ``bulk``: count the last level from popcounts; otherwise generate every leaf turn and play it.
+    ``src`` (depth x 8 x 4) and ``moves`` (depth x MAX_MOVES) are scratch space per level.
+    """
+    if depth == 0:
+        return 1
+    level = depth - 1
+    if seat == 0:
+        sources(black, white, rules, src[level])
+    else:
+        sources(white, black, rules, src[level])
+    count = count_turns(seat, src[level], rules)
+    if outcome(seat, turns, winner, count, max_turns, no_turn_pass) >= 0:
+        return 0
+    if depth == 1 and bulk:
+        return count if count else 1
+    if depth == 1 and count == 0:
+        return 1  # the pass: its leaf is the same stones with the other side to move
+    if depth == 1:
+        if seat == 0:
+            return play_every_turn(black, white, seat, src[level], rules, moves[level])
+        return play_every_turn(white, black, seat, src[level], rules, moves[level])
+    n = generate(seat, src[level], rules, moves[level])
+    if n == 0:
+        moves[level, 0] = PASS_CODE
+        n = 1
+    total = 0
+    for i in range(n):
+        b, w, s, t, x = play_state(black, white, seat, turns, winner, moves[level, i], rules)
+        total += perft(b, w, s, t, x, depth - 1, bulk, max_turns, no_turn_pass, rules, src, moves)
+    return total
+
+
+@njit(cache=True)
+def play_every_turn(own, opp, seat, src, rules, sink):
+    """Generate every legal turn and build the position after it; return how many.
+
+    Perft's last level without bulk counting: the same turns as :func:`generate` and the same positions
+    as :func:`play`, fused into one loop so that no move code is written and read back. Every leaf's
+    stones and board-clearing flag go into a checksum stored in ``sink[0]``, so the compiler cannot skip
+    building them (``tests/test_kernels.py`` checks the checksum against the reference's positions).
+    """
+    shifts, masks, plans = rules
+    count = 0
+    checksum = ZERO
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            delta = shifts[d, 0]
+            for k in range(2):
+                passive = src[d, 2 * k] & passive_mask
+                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                step = shifts[d, k]
+                room = masks[d, k + 1]  # squares whose stone, pushed k + 2 squares, stays on the board
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    own_after_passive = own ^ (ONE << U64(p)) ^ (ONE << U64(p + step))
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        new_own = own_after_passive ^ (ONE << U64(a)) ^ (ONE << U64(a + step))
+                        path = ONE << U64(a + delta)
+                        if k == 1:
+                            path |= ONE << U64(a + 2 * delta)
+                        hit = opp & path
+                        new_opp = opp ^ hit
+                        if hit and (ONE << U64(a)) & room:
+                            new_opp |= ONE << U64(a + (k + 2) * delta)
+                        cleared = (
+                            (new_opp & BOARD0) == ZERO
+                            or (new_opp & (BOARD0 << U64(16))) == ZERO
+                            or (new_opp & (BOARD0 << U64(32))) == ZERO
+                            or (new_opp & (BOARD0 << U64(48))) == ZERO
+                        )
+                        checksum ^= (new_own * U64(0x9E3779B97F4A7C15)) ^ new_opp ^ U64(cleared)
+                        count += 1
+    sink[0] = np.int64(checksum >> U64(1))
+    return count
+
+
+# --- Random numbers -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def splitmix(state):
+    """One step of SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): (next state, 64 random bits)."""
+    state = state + U64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
+    return state, z ^ (z >> U64(31))
+
+
+@njit(cache=True, inline="always")
+def below(bits, bound):
+    """A number in ``0 .. bound - 1`` from 64 random bits (Lemire's multiply-shift, 32-bit precision)."""
+    return np.int64(((bits >> U64(32)) * U64(bound)) >> U64(32))
+
+
+@njit(cache=True)
+def game_stream(seed, game):
+    """The random stream of game number ``game`` of a batch: independent of the batch's size."""
+    state = U64(seed) * U64(0xD1B54A32D192ED03) + U64(game) * U64(0x9E3779B97F4A7C15)
+    state, _ = splitmix(state)
+    return state
+
+
+# --- Random playouts ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns, plies, record):
+    """Play ``games`` uniformly random games from ``start``; fill ``returns[g]`` and ``plies[g]``.
+
+    ``start`` is (black, white, seat, turns, winner + 1) as uint64. Game ``g`` uses its own stream
+    (:func:`game_stream`), so a batch's first games do not depend on its size. A uniformly random turn
+    is the ``index``-th of :func:`generate`'s order for a uniform ``index``, taken by :func:`nth_turn`
+    without generating the others. When ``record`` has rows, game ``g``'s move codes go to ``record[g]``.
+    """
+    src = np.empty((8, 4), dtype=np.uint64)
+    for g in range(games):
+        rng = game_stream(seed, g)
+        black = start[0]
+        white = start[1]
+        seat = np.int64(start[2])
+        turns = np.int64(start[3])
+        winner = np.int64(start[4]) - 1
+        played = 0
+        while True:
+            if seat == 0:
+                sources(black, white, rules, src)
+            else:
+                sources(white, black, rules, src)
+            count = count_turns(seat, src, rules)
+            result = outcome(seat, turns, winner, count, max_turns, no_turn_pass)
+            if result >= 0:
+                break
+            if count == 0:
+                move = PASS_CODE
+            else:
+                rng, bits = splitmix(rng)
+                move = nth_turn(seat, src, rules, below(bits, count))
+            if g < record.shape[0] and played < record.shape[1]:
+                record[g, played] = move
+            black, white, seat, turns, winner = play_state(black, white, seat, turns, winner, move, rules)
+            played += 1
+        value = black_value(black, white, result)
+        returns[g, 0] = value
+        returns[g, 1] = -value
+        plies[g] = played
+    return games
+
+
+# --- Alpha-beta ---------------------------------------------------------------------------------------
+
+# ctx (int64): the search's counters and limits.
+C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP, C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(8)
+# Transposition table entry info (int64): move (17 bits) | depth << 17 | bound << 25 | generation << 27.
+EXACT, LOWER, UPPER = 0, 1, 2
+CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
+MAX_PLY = 128
+
+
+@njit(cache=True, inline="always")
+def position_hash(black, white, seat):
+    """A 64-bit hash of a position (a SplitMix64 finaliser over both colours and the side to move)."""
+    z = black ^ (white * U64(0x9E3779B97F4A7C15)) ^ U64(seat + 1) * U64(0xC2B2AE3D27D4EB4F)
+    z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
+    return z ^ (z >> U64(31))
+
+
+@njit(cache=True)
+def out_of_budget(ctx, deadline):
+    """Count one node; say (and remember) whether the node or time budget is spent."""
+    ctx[C_NODES] += 1
+    if ctx[C_MAY_STOP]:
+        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
+        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
+            ctx[C_ABORT] = 1
+    return ctx[C_ABORT] != 0
+
+
+@njit(cache=True)
+def negamax(
+    black, white, seat, turns, winner, depth, alpha, beta, ply, ctx, deadline, rules, tt_keys, tt_info,
+    tt_value, history, src, moves, scores,
+):  # fmt: skip
+    """The value of the position for the side to move, searched ``depth`` plies with alpha-beta.
+
+    Values follow the agents' convention: returns at the end (a win discounted by the plies it takes),
+    the evaluation at the horizon, always from the side to move's point of view.
+    """
+    if out_of_budget(ctx, deadline):
+        return 0.0
+    level = ply
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        # A leaf: is the game over (asking only whether a turn exists, not how many), else evaluate.
+        any_turn = 1
+        if winner < 0 and turns < ctx[C_MAX_TURNS] and not ctx[C_PASS]:
+            if seat == 0:
+                any_turn = 1 if has_turn(black, white, seat, rules) else 0
+            else:
+                any_turn = 1 if has_turn(white, black, seat, rules) else 0
+        result = outcome(seat, turns, winner, any_turn, ctx[C_MAX_TURNS], ctx[C_PASS])
+        if result < 0:
+            value = black_value(black, white, result)
+            return value if seat == 0 else -value
+    else:
+        if seat == 0:
+            sources(black, white, rules, src[level])
+        else:
+            sources(white, black, rules, src[level])
+        count = count_turns(seat, src[level], rules)
+        result = outcome(seat, turns, winner, count, ctx[C_MAX_TURNS], ctx[C_PASS])
+    if result >= 0:
+        if result == 2:
+            return 0.0
+        value = 1.0 - WIN_DISCOUNT * (turns - ctx[C_ROOT_TURNS])
+        return value if result == seat else -value
+
+    mask = tt_keys.shape[0] - 1
+    slot = np.int64(position_hash(black, white, seat) & U64(mask))
+    tt_move = -1
+    if tt_keys[slot, 0] == black and tt_keys[slot, 1] == white and tt_keys[slot, 2] == U64(seat):
+        info = tt_info[slot]
+        tt_move = info & 0x1FFFF
+        if (info >> 27) == ctx[C_GENERATION] and ((info >> 17) & 0xFF) >= depth:
+            bound = (info >> 25) & 3
+            stored = tt_value[slot]
+            if bound == EXACT:
+                return stored
+            if bound == LOWER:
+                alpha = max(alpha, stored)
+            else:
+                beta = min(beta, stored)
+            if alpha >= beta:
+                return stored
+
+    n = generate(seat, src[level], rules, moves[level])
+    if n == 0:
+        moves[level, 0] = PASS_CODE
+        n = 1
+    for i in range(n):
+        move = moves[level, i]
+        scores[level, i] = (1 << 40) if move == tt_move else history[move]
+    original_alpha = alpha
+    best_value = -INF
+    best_move = moves[level, 0]
+    for i in range(n):
+        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
+        pick = i
+        for j in range(i + 1, n):
+            if scores[level, j] > scores[level, pick]:
+                pick = j
+        move = moves[level, pick]
+        moves[level, pick] = moves[level, i]
+        moves[level, i] = move
+        scores[level, pick] = scores[level, i]
+        b, w, s, t, x = play_state(black, white, seat, turns, winner, move, rules)
+        value = -negamax(
+            b, w, s, t, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, tt_keys, tt_info,
+            tt_value, history, src, moves, scores,
+        )  # fmt: skip
+        if ctx[C_ABORT]:
+            return 0.0
+        if value > best_value:
+            best_value = value
+            best_move = move
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    history[move] += depth * depth
+                    break
+    if best_value <= original_alpha:
+        bound = UPPER
+    elif best_value >= beta:
+        bound = LOWER
+    else:
+        bound = EXACT
+    tt_keys[slot, 0] = black
+    tt_keys[slot, 1] = white
+    tt_keys[slot, 2] = U64(seat)
+    tt_info[slot] = best_move | (min(depth, 255) << 17) | (bound << 25) | (ctx[C_GENERATION] << 27)
+    tt_value[slot] = best_value
+    return best_value
+
+
+@njit(cache=True)
+def alphabeta(
+    black, white, seat, turns, winner, root_moves, max_depth, node_limit, seconds, max_turns, no_turn_pass,
+    rules, tt_keys, tt_info, tt_value, history, generation, root_scores, stats,
+):  # fmt: skip
+    """Iterative deepening negamax from the root, over ``root_moves`` (an order that breaks ties).
+
+    Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
+    of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
+    its value). The first iteration always completes; later ones stop when ``node_limit`` nodes (0: no
+    limit) or ``seconds`` (0: no limit) are spent, keeping the previous iteration's move unless a move
+    searched since beat it. Stops early on a forced result (|value| > 0.99).
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(8, dtype=np.int64)
+    ctx[C_NODE_LIMIT] = node_limit
+    ctx[C_ROOT_TURNS] = turns
+    ctx[C_GENERATION] = generation
+    ctx[C_MAX_TURNS] = max_turns
+    ctx[C_PASS] = no_turn_pass
+    deadline = clock() + seconds if seconds > 0.0 else 0.0
+    src = np.empty((MAX_PLY, 8, 4), dtype=np.uint64)
+    moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    order = np.arange(n)
+    first_ply = np.int64(1)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -INF
+    completed = 0
+    for depth in range(1, max_depth + 1):
+        ctx[C_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
+            # ply is a variable, not the literal 1: a literal would compile a second overload of the
+            # recursive negamax, which numba's cache cannot load back (numba issue #6713).
+            value = -negamax(
+                b, w, s, t, x, depth - 1, -INF, -alpha, first_ply, ctx, deadline, rules, tt_keys, tt_info,
+                tt_value, history, src, moves, scores,
+            )  # fmt: skip
+            if ctx[C_ABORT]:
+                break
+            iteration[index] = value
+            done[index] = True
+            if value > alpha:
+                alpha = value
+                iteration_best = index
+        if ctx[C_ABORT]:
+            # The previous best move is searched first, so a move that beat it is better still.
+            first = order[0]
+            if done[first]:
+                for r in range(n):
+                    index = order[r]
+                    if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
+                        best_index = index
+                        best_value = iteration[index]
+            break
+        best_index = iteration_best
+        best_value = alpha
+        completed = depth
+        root_scores[:] = iteration
+        # Next iteration: best first (a stable sort keeps the given order among equals).
+        order = np.argsort(-iteration, kind="mergesort")
+        if abs(alpha) > 0.99:
+            break
+    stats[0] = ctx[C_NODES]
+    stats[1] = completed
+    return best_index, best_value
+
+
+# --- MCTS ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mcts(
+    black, white, seat, turns, winner, simulations, seconds, c, seed, max_turns, no_turn_pass, rules,
+    visits_out, values_out, stats,
+):  # fmt: skip
+    """UCT with the evaluation in place of rollouts, from a root that is not over.
+
+    Each simulation walks down by UCB1 (the mover maximises its own mean value, scaled to 0..1), adds one
+    child (the next untried move of a node, in a per-node shuffled order), values it with
+    :func:`black_value` and backs the value up. Stops after ``simulations`` (0: no limit) or ``seconds``
+    (0: no limit), checking the clock every 256 simulations. Fills ``visits_out`` and ``values_out``
+    (the mover's mean value) per root move in :func:`generate`'s order and ``stats`` with (simulations,
+    nodes); returns the index of the most visited root move (ties: the better mean value).
+    """
+    capacity = simulations + 2 if simulations > 0 else 1 << 16
+    n_black = np.empty(capacity, dtype=np.uint64)
+    n_white = np.empty(capacity, dtype=np.uint64)
+    n_seat = np.empty(capacity, dtype=np.int64)
+    n_turns = np.empty(capacity, dtype=np.int64)
+    n_winner = np.empty(capacity, dtype=np.int64)
+    n_result = np.empty(capacity, dtype=np.int64)
+    n_visits = np.zeros(capacity, dtype=np.float64)
+    n_sum = np.zeros(capacity, dtype=np.float64)  # sum of Black's values
+    n_first = np.zeros(capacity, dtype=np.int64)  # first slot of the node's moves in the pool
+    n_moves = np.zeros(capacity, dtype=np.int64)
+    n_tried = np.zeros(capacity, dtype=np.int64)
+    pool_size = 64 * capacity
+    pool_move = np.empty(pool_size, dtype=np.int64)
+    pool_child = np.empty(pool_size, dtype=np.int64)
+    pool_used = 0
+    src = np.empty((8, 4), dtype=np.uint64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    path = np.empty(max_turns + 2, dtype=np.int64)
+    rng = game_stream(seed, 0)
+    deadline = clock() + seconds if seconds > 0.0 else 0.0
+
+    nodes = 0
+    # The root and each new node: store the position, its result and its shuffled moves.
+    new_black, new_white, new_seat, new_turns, new_winner = black, white, seat, turns, winner
+    root_order = np.empty(0, dtype=np.int64)
+    sims = 0
+    depth = 0
+    expanded = False
+    while True:
+        # Create the pending node (the root on the first pass).
+        if nodes == capacity:
+            capacity *= 2
+            n_black = grow_u(n_black, capacity)
+            n_white = grow_u(n_white, capacity)
+            n_seat = grow_i(n_seat, capacity)
+            n_turns = grow_i(n_turns, capacity)
+            n_winner = grow_i(n_winner, capacity)
+            n_result = grow_i(n_result, capacity)
+            n_visits = grow_f(n_visits, capacity)
+            n_sum = grow_f(n_sum, capacity)
+            n_first = grow_i(n_first, capacity)
+            n_moves = grow_i(n_moves, capacity)
+            n_tried = grow_i(n_tried, capacity)
+        node = nodes
+        nodes += 1
+        n_black[node] = new_black
+        n_white[node] = new_white
+        n_seat[node] = new_seat
+        n_turns[node] = new_turns
+        n_winner[node] = new_winner
+        if new_seat == 0:
+            sources(new_black, new_white, rules, src)
+        else:
+            sources(new_white, new_black, rules, src)
+        count = count_turns(new_seat, src, rules)
+        result = outcome(new_seat, new_turns, new_winner, count, max_turns, no_turn_pass)
+        n_result[node] = result
+        n_first[node] = pool_used
+        n_tried[node] = 0
+        k = 0
+        if result < 0:
+            k = generate(new_seat, src, rules, buffer)
+            if k == 0:
+                buffer[0] = PASS_CODE
+                k = 1
+            if pool_used + k > pool_size:
+                pool_size = 2 * pool_size + k
+                pool_move = grow_i(pool_move, pool_size)
+                pool_child = grow_i(pool_child, pool_size)
+            if node == 0:
+                root_order = buffer[:k].copy()
+            # Fisher-Yates: the order in which the node's moves are tried.
+            for i in range(k - 1, 0, -1):
+                rng, bits = splitmix(rng)
+                j = below(bits, i + 1)
+                buffer[i], buffer[j] = buffer[j], buffer[i]
+            pool_move[pool_used : pool_used + k] = buffer[:k]
+            pool_used += k
+        n_moves[node] = k
+        if node > 0:
+            # Back up the new node's value along the path.
+            value = black_value(new_black, new_white, result)
+            for i in range(depth + 1):
+                n_visits[path[i]] += 1.0
+                n_sum[path[i]] += value
+            n_visits[node] += 1.0
+            n_sum[node] += value
+            sims += 1
+            if (simulations > 0 and sims >= simulations) or (
+                deadline > 0.0 and (sims & 255) == 0 and clock() >= deadline
+            ):
+                break
+        # The next simulation: walk down from the root until a node has an untried move or is over.
+        while True:
+            current = 0
+            depth = 0
+            path[0] = 0
+            expanded = False
+            while True:
+                if n_result[current] >= 0:
+                    break
+                if n_tried[current] < n_moves[current]:
+                    slot = n_first[current] + n_tried[current]
+                    n_tried[current] += 1
+                    pool_child[slot] = nodes
+                    new_black, new_white, new_seat, new_turns, new_winner = play_state(
+                        n_black[current], n_white[current], n_seat[current], n_turns[current],
+                        n_winner[current], pool_move[slot], rules,
+                    )  # fmt: skip
+                    expanded = True
+                    break
+                mover = n_seat[current]
+                sign = 1.0 if mover == 0 else -1.0
+                log_visits = math.log(n_visits[current])
+                best = -1
+                best_score = -INF
+                first = n_first[current]
+                for i in range(n_tried[current]):
+                    child = pool_child[first + i]
+                    v = n_visits[child]
+                    score = (sign * n_sum[child] / v + 1.0) * 0.5 + c * math.sqrt(log_visits / v)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                current = best
+                depth += 1
+                path[depth] = current
+            if expanded:
+                break
+            # A terminal node reached again: back up its result and go on.
+            value = black_value(n_black[current], n_white[current], n_result[current])
+            for i in range(depth + 1):
+                n_visits[path[i]] += 1.0
+                n_sum[path[i]] += value
+            sims += 1
+            if (simulations > 0 and sims >= simulations) or (
+                deadline > 0.0 and (sims & 255) == 0 and clock() >= deadline
+            ):
+                break
+        if not expanded:
+            break
+
+    # Report the root's children in generation order.
+    k = n_moves[0]
+    first = n_first[0]
+    sign = 1.0 if seat == 0 else -1.0
+    best_index = 0
+    best_visits = -1.0
+    best_mean = -INF
+    for r in range(k):
+        visits_out[r] = 0
+        values_out[r] = 0.0
+    for i in range(n_tried[0]):
+        child = pool_child[first + i]
+        move = pool_move[first + i]
+        for r in range(k):
+            if root_order[r] == move:
+                visits_out[r] = np.int64(n_visits[child])
+                mean = sign * n_sum[child] / n_visits[child]
+                values_out[r] = mean
+                if n_visits[child] > best_visits or (n_visits[child] == best_visits and mean > best_mean):
+                    best_visits = n_visits[child]
+                    best_mean = mean
+                    best_index = r
+                break
+    stats[0] = sims
+    stats[1] = nodes
+    return best_index
+
+
+@njit(cache=True)
+def grow_u(array, size):
+    """A copy of a uint64 array with room for ``size`` entries."""
+    bigger = np.empty(size, dtype=np.uint64)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def grow_i(array, size):
+    """A copy of an int64 array with room for ``size`` entries."""
+    bigger = np.empty(size, dtype=np.int64)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def grow_f(array, size):
+    """A copy of a float64 array with room for ``size`` entries (the new ones zero)."""
+    bigger = np.zeros(size, dtype=np.float64)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def decisive(black, white, seat, rules, moves, n):
+    """The index of the first of ``moves[:n]`` that clears a board of the opponent's at once, or -1."""
+    if seat == 0:
+        own, opp = black, white
+    else:
+        own, opp = white, black
+    for i in range(n):
+        _, _, cleared = play(own, opp, moves[i], rules)
+        if cleared:
+            return i
+    return -1

@@ -1,0 +1,359 @@
+"""The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for the settings it covers.
+
+The compiled functions are in :mod:`shogames.kernels._sho_jit`, which gives the layout of the state array
+and of the move codes. Covered: 2, 3 or 4 players (alone, or four in two teams sharing their coins), the
+Wikipedia pa ra with any or single-or-total subsets, every opening setting but the Sho-mo top-up, the
+(6,3) re-opening, three pa ra winning, exact bearing off, passing, the last-kill rule, no niner, the
+shells, coins, goal, first player and turn cap: both presets (``classic``, ``lhasa``). Not covered (the
+game's ``kernel`` is then ``None``): ``para_mode`` ios and pool, ``flexible_para``, ``finishing_overflow``,
+``play_to_placings``, ``opening_kill=topup3_on_shomo`` and teams with separate coins.
+
+Dice are chance moves as in the reference: at a throw, :meth:`ShoKernel.legal_moves` lists the 21
+throws in the reference's order; the compiled playouts throw two independent dice. There are no kernel
+searchers for Sho yet (chance and three players need expectimax or max^n searches).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.protocol import Game, State
+from shogames.games.sho import ENTER, FIRST, MOVE, PASS, THROW, ShoGame, ShoMove, ShoMoveKind, ShoState
+from shogames.kernels import _sho_jit as jit
+
+
+def reach_table(chained: int = 3) -> NDArray[np.float64]:
+    """For each distance, the chance that one step's values can move a stack exactly that far.
+
+    A step's values are a throw's sum after up to ``chained`` pa ra (each adds a 2 and throws again);
+    any sub-multiset may be spent. The evaluation's table (``docs/games/sho.md``), computed again here.
+    """
+    reach: dict[int, Fraction] = {}
+    throws = [
+        (low, high, Fraction(1 if low == high else 2, 36)) for low in range(1, 7) for high in range(low, 7)
+    ]
+
+    def throw(values: tuple[int, ...], probability: Fraction, paras: int) -> None:
+        for low, high, chance in throws:
+            if (low, high) == (1, 1) and paras < chained:
+                throw((*values, 2), probability * chance, paras + 1)
+                continue
+            spent = (*values, low + high)
+            sums = {sum(c) for n in range(1, len(spent) + 1) for c in itertools.combinations(spent, n)}
+            for total in sums:
+                reach[total] = reach.get(total, Fraction(0)) + probability * chance
+
+    throw((), Fraction(1), 0)
+    return np.array([float(reach.get(d, 0)) for d in range(max(reach) + 1)], dtype=np.float64)
+
+
+Work = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
+"""Scratch arrays of the compiled move generation: subsets, their lengths, counting space, moves."""
+
+
+def new_work() -> Work:
+    """Scratch arrays for the compiled ``legal_moves`` (so that generating moves allocates nothing)."""
+    return (
+        np.zeros((1 << 12, jit.MAX_VALUES), dtype=np.int64),
+        np.zeros(1 << 12, dtype=np.int64),
+        np.zeros((3, jit.MAX_VALUES), dtype=np.int64),
+        np.zeros(jit.MAX_MOVES, dtype=np.int64),
+    )
+
+
+def covers(game: ShoGame) -> bool:
+    """Whether the kernel plays ``game``'s settings (see the module docstring)."""
+    s = game.settings
+    return (
+        s["para_mode"] == "wikipedia"
+        and s["flexible_para"] == "off"
+        and s["finishing_overflow"] == "off"
+        and s["play_to_placings"] == "off"
+        and s["opening_kill"] != "topup3_on_shomo"
+        and (not game.teams or game.shared)
+    )
+
+
+def config(game: ShoGame) -> NDArray[np.int64]:
+    """The settings as the compiled functions take them (``cfg``)."""
+    s = game.settings
+    cfg = np.zeros(jit.CFG_SIZE, dtype=np.int64)
+    cfg[jit.C_GOAL] = game.goal
+    cfg[jit.C_COINS] = game.coins
+    cfg[jit.C_CAP] = game.cap
+    cfg[jit.C_SIDES] = game.num_sides
+    cfg[jit.C_PLAYERS] = game.players
+    cfg[jit.C_MAX_TURNS] = int(s["max_turns"])
+    cfg[jit.C_ANY_SUBSET] = s["para_subsets"] == "all"
+    cfg[jit.C_EXACT] = s["exact_bear_off"] == "on"
+    cfg[jit.C_OPENING_SIZE] = int(s["opening_size"])
+    cfg[jit.C_BONUS12] = s["opening_12_bonus"] == "on"
+    cfg[jit.C_PARA_SIZE] = int(s["opening_para_size"])
+    cfg[jit.C_N_PLUS_1] = s["opening_kill"] == "n_plus_1"
+    cfg[jit.C_REOPEN_EMPTY] = s["reopen_when"] == "board_empty"
+    cfg[jit.C_SIX_THREE] = game.six_three
+    cfg[jit.C_TRIPLE] = s["triple_para_win"] == "on"
+    cfg[jit.C_LAST_KILL] = s["last_kill_ends_turn"] == "on"
+    cfg[jit.C_ALLOW_PASS] = s["allow_pass"] == "on"
+    cfg[jit.C_SHARED] = game.shared
+    return cfg
+
+
+class ShoKernel(Kernel[ShoState, ShoMove]):
+    """The compiled Sho rules for one game's settings (random playouts, perft, the rules by position).
+
+    Args:
+        game: a :class:`~shogames.games.sho.ShoGame` whose settings :func:`covers` accepts.
+    """
+
+    def __init__(self, game: Game[Any]) -> None:
+        super().__init__(game)
+        if not isinstance(game, ShoGame) or not covers(game):
+            raise ValueError("the Sho kernel needs a Sho game with settings it covers")
+        self.sho = game
+        self.cfg = config(game)
+        self.reach = reach_table()
+        self.size = int(jit.state_size(game.goal))
+        self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
+        self._work = new_work()
+
+    # --- Conversions ---------------------------------------------------------------------------------
+
+    def _check(self, state: State[Any]) -> ShoState:
+        if not isinstance(state, ShoState):
+            raise TypeError(f"the Sho kernel takes Sho states, got {type(state).__name__}")
+        if state._follow != (-1, 0) or state._banked or state._shomo or state._placed:
+            raise ValueError("the state uses rules the Sho kernel does not cover")
+        return state
+
+    def encode(self, state: State[Any]) -> NDArray[np.int64]:
+        """The state array (layout in :mod:`shogames.kernels._sho_jit`)."""
+        sho = self._check(state)
+        goal = self.sho.goal
+        st = np.zeros(self.size, dtype=np.int64)
+        st[jit.S_SEAT] = sho._seat
+        st[jit.S_PHASE] = sho._phase
+        st[jit.S_PARAS] = sho._paras
+        if sho._first is not None:
+            st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH] = sho._first
+        st[jit.S_TURNS] = sho._turns
+        st[jit.S_PLY] = sho._ply
+        st[jit.S_WINNER] = -1 if sho._winner is None else sho._winner
+        values = sho._values
+        if len(values) > jit.MAX_VALUES:
+            raise ValueError(f"the Sho kernel holds at most {jit.MAX_VALUES} values, got {len(values)}")
+        st[jit.S_NVALUES] = len(values)
+        st[jit.S_VALUES : jit.S_VALUES + len(values)] = values
+        sides = self.sho.num_sides
+        st[jit.HAND : jit.HAND + sides] = sho._hand
+        st[jit.OFF : jit.OFF + sides] = sho._off
+        st[jit.ENTERED : jit.ENTERED + sides] = sho._entered
+        st[jit.OWNER : jit.OWNER + goal] = sho._owner
+        st[jit.OWNER + goal : jit.OWNER + 2 * goal] = sho._size
+        return st
+
+    def decode(self, array: NDArray[Any]) -> ShoState:
+        """The reference state of a state array."""
+        st = [int(v) for v in array]
+        goal, sides = self.sho.goal, self.sho.num_sides
+        low, high = st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH]
+        n = st[jit.S_NVALUES]
+        winner = st[jit.S_WINNER]
+        return ShoState(
+            self.sho,
+            owner=tuple(st[jit.OWNER : jit.OWNER + goal]),
+            size=tuple(st[jit.OWNER + goal : jit.OWNER + 2 * goal]),
+            hand=tuple(st[jit.HAND : jit.HAND + sides]),
+            off=tuple(st[jit.OFF : jit.OFF + sides]),
+            entered=tuple(bool(v) for v in st[jit.ENTERED : jit.ENTERED + sides]),
+            seat=st[jit.S_SEAT],
+            phase=st[jit.S_PHASE],
+            values=tuple(st[jit.S_VALUES : jit.S_VALUES + n]),
+            paras=st[jit.S_PARAS],
+            first=(low, high) if low else None,
+            turns=st[jit.S_TURNS],
+            ply=st[jit.S_PLY],
+            winner=None if winner < 0 else winner,
+        )
+
+    def encode_move(self, move: ShoMove) -> int:
+        """The move's code (layout in :mod:`shogames.kernels._sho_jit`)."""
+        if move.kind not in (THROW, MOVE, ENTER, PASS, FIRST) or len(move.values) > 9:
+            raise ValueError(f"the Sho kernel has no code for {move!r}")
+        code = move.kind | move.source << 3 | move.coins << 11 | move.low << 16 | move.high << 19
+        code |= len(move.values) << 22
+        for k, value in enumerate(move.values):
+            code |= value << (26 + 4 * k)
+        return code
+
+    def decode_move(self, code: int) -> ShoMove:
+        """The :class:`~shogames.games.sho.ShoMove` of a move code."""
+        length = (code >> 22) & 15
+        values = tuple((code >> (26 + 4 * k)) & 15 for k in range(length))
+        return ShoMove(
+            ShoMoveKind(code & 7),
+            (code >> 3) & 255,
+            values,
+            (code >> 11) & 31,
+            (code >> 16) & 7,
+            (code >> 19) & 7,
+        )
+
+    # --- The rules, one position at a time -----------------------------------------------------------
+
+    def legal_moves(self, state: State[Any]) -> list[ShoMove]:
+        """The legal moves (throws at a throw) in the reference's order."""
+        count = jit.legal_moves(self.encode(state), self.cfg, self._moves, self._work)
+        return [self.decode_move(int(code)) for code in self._moves[:count]]
+
+    def play(self, state: State[Any], move: ShoMove) -> ShoState:
+        """The state after a legal ``move`` (a throw included)."""
+        st = self.encode(state)
+        jit.play(st, self.encode_move(move), self.cfg, self._work)
+        return self.decode(st)
+
+    def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
+        """``None`` while the game goes on, else every seat's return."""
+        st = self.encode(state)
+        if not jit.ended(st, self.cfg):
+            return None
+        out = np.zeros(4, dtype=np.float64)
+        jit.returns(st, self.cfg, out)
+        return tuple(float(v) for v in out[: self.sho.players])
+
+    def evaluate(self, state: State[Any]) -> tuple[float, ...]:
+        """The reference's evaluation, computed by the kernel."""
+        out = np.zeros(4, dtype=np.float64)
+        jit.evaluate(self.encode(state), self.cfg, self.reach, out)
+        return tuple(float(v) for v in out[: self.sho.players])
+
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
+        """The compiled MCTS searcher (:class:`ShoMCTS`)."""
+        return ShoMCTS(self, seed=seed, c=c)
+
+    # --- Whole loops ---------------------------------------------------------------------------------
+
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
+        children = np.empty((max(depth, 1), self.size), dtype=np.int64)
+        return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
+
+    def _playouts(
+        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+    ) -> PlayoutBatch:
+        if games < 1:
+            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+        first = start if start is not None else self.sho.new_initial_state()
+        returns = np.zeros((games, self.sho.players), dtype=np.float64)
+        plies = np.zeros(games, dtype=np.int64)
+        started = time.perf_counter()
+        jit.random_playouts(
+            self.encode(first),
+            games,
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            self.cfg,
+            returns,
+            plies,
+            record,
+            self._work,
+        )
+        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+
+    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
+        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+
+    def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
+        """The moves (throws included) of game ``index`` of :meth:`random_playouts`."""
+        first = start if start is not None else self.sho.new_initial_state()
+        record = np.zeros((index + 1, self.sho.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index + 1, seed, first, record)
+        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+
+
+class ShoMCTS(Searcher[ShoMove]):
+    """Compiled UCT for Sho: max^n over the seats, sampled throws, the evaluation at the leaves.
+
+    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums each seat's values,
+    the seat to move selects by its own mean scaled to 0..1, a throw's outcome is drawn with its exact
+    probability, and a move that wins at once is played without searching. The tree is built afresh for
+    each search.
+
+    Args:
+        kernel: the Sho kernel.
+        seed: the seed of the move orders and the throws drawn; ``None`` draws one.
+        c: the exploration constant of UCB1.
+    """
+
+    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, c: float = 1.0) -> None:
+        self.kernel = kernel
+        self.c = c
+        self.rng = np.random.default_rng(seed)
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
+        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
+
+        Raises:
+            ValueError: the game is over, or a throw (not a seat) is to move.
+        """
+        kernel = self.kernel
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("no legal moves: the game is over")
+        if seat < 0:
+            raise ValueError("the searcher chooses a seat's move; throw the dice first")
+        moves = kernel.legal_moves(state)
+        game = kernel.sho
+        started = time.perf_counter()
+        for move in moves:
+            after = kernel.play(state, move)
+            if after.is_terminal() and after.returns()[seat] >= game.max_utility:
+                return SearchResult(move, 1.0, 0, time.perf_counter() - started)
+        if work <= 0 and seconds <= 0:
+            work = 10_000
+        visits = np.zeros(len(moves), dtype=np.int64)
+        values = np.zeros(len(moves), dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        low = game.min_utility
+        scale = 1.0 / (game.max_utility - game.min_utility)
+        index = jit.mcts(
+            kernel.encode(state),
+            work,
+            float(seconds),
+            self.c,
+            np.uint64(self.rng.integers(0, 2**63)),
+            low,
+            scale,
+            kernel.cfg,
+            kernel.reach,
+            kernel._work,
+            visits,
+            values,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(values[index]),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
+            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
+        )
+
+
+def make_kernel(game: Game[Any]) -> ShoKernel | None:
+    """The Sho kernel for ``game``'s settings, or ``None`` where it does not cover them."""
+    if not isinstance(game, ShoGame) or not covers(game):
+        return None
+    return ShoKernel(game)

@@ -1,0 +1,407 @@
+"""The Shobu kernel: the rules of :mod:`shogames.games.shobu` compiled with numba, and loops built on them.
+
+The compiled functions are in :mod:`shogames.kernels._shobu_jit`; this module builds the rule tables
+from the rules (not from the reference's tables, so that a mistake in one is not copied into the other),
+converts states and moves, and offers the :class:`~shogames.core.kernel.Kernel` interface.
+
+Kernel array of a state (uint64, 5 entries): ``[black, white, seat, turns, winner + 1]``, with the
+bitboards of the reference (bit ``16 * board + 4 * rank + file``) and ``winner + 1`` 0 while no board is
+cleared. Move code: ``passive_from | aggressive_from << 6 | direction << 12 | distance << 15``; the pass
+(``no_turn=pass``) is 0.
+
+Settings: every setting of :class:`~shogames.games.shobu.ShobuGame` (``max_turns``, ``no_turn``) is an
+argument of the compiled functions, so one compiled kernel serves them all.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.protocol import Game, State
+from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
+from shogames.kernels import _shobu_jit as jit
+
+Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
+"""The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
+
+# North, north-east, east, ... (DIRECTION_NAMES' order) as (file, rank) steps.
+_VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+_HOMEBOARDS = ((2, 3), (0, 1))  # Black owns BD and BL; White owns WD and WL
+_LIGHT = (False, True, False, True)  # WD dark, WL light, BD dark, BL light
+
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""Alpha-beta's node budget per search when neither nodes nor seconds are given."""
+DEFAULT_MCTS_SIMULATIONS = 10_000
+"""MCTS's simulations per search when neither simulations nor seconds are given."""
+
+
+def build_rules() -> Rules:
+    """The rule tables, from the rules as written (``docs/games/shobu.md``).
+
+    ``shifts[d, k]`` is the bit offset of ``k + 1`` steps in direction ``d`` and ``masks[d, k]`` the
+    squares (of every board) from which those steps stay on the board; ``plans[seat, h]`` is (the
+    passive homeboard ``h``'s squares, the squares of both boards of the other colour).
+    """
+    shifts = np.zeros((8, 3), dtype=np.int64)
+    masks = np.zeros((8, 3), dtype=np.uint64)
+    for direction, (df, dr) in enumerate(_VECTORS):
+        for k in range(3):
+            steps = k + 1
+            shifts[direction, k] = steps * (df + 4 * dr)
+            mask = 0
+            for square in range(64):
+                file, rank = square & 3, (square >> 2) & 3
+                if 0 <= file + steps * df < 4 and 0 <= rank + steps * dr < 4:
+                    mask |= 1 << square
+            masks[direction, k] = mask
+    plans = np.zeros((2, 2, 2), dtype=np.uint64)
+    for seat in range(2):
+        for h, board in enumerate(_HOMEBOARDS[seat]):
+            plans[seat, h, 0] = 0xFFFF << (16 * board)
+            plans[seat, h, 1] = sum(0xFFFF << (16 * b) for b in range(4) if _LIGHT[b] != _LIGHT[board])
+    return shifts, masks, plans
+
+
+def _cleared_by(state: ShobuState) -> int | None:
+    """The seat that won by clearing a board, as the kernel array keeps it (no-turn losses are derived)."""
+    return None if state._no_turn else state._winner
+
+
+def _returns(result: int) -> tuple[float, float]:
+    if result == 0:
+        return (1.0, -1.0)
+    if result == 1:
+        return (-1.0, 1.0)
+    return (0.0, 0.0)
+
+
+class ShobuKernel(Kernel[ShobuState, ShobuMove]):
+    """The compiled Shobu rules for one game's settings.
+
+    Args:
+        game: a :class:`~shogames.games.shobu.ShobuGame`.
+        rules: the rule tables; :func:`build_rules` by default (tests pass altered tables to show that
+            the differential checks catch a broken rule).
+    """
+
+    def __init__(self, game: Game[Any], rules: Rules | None = None) -> None:
+        super().__init__(game)
+        if not isinstance(game, ShobuGame):
+            raise TypeError(f"the Shobu kernel plays Shobu, not {game.name}")
+        self.shobu = game
+        self.rules = rules if rules is not None else build_rules()
+        self.max_turns = int(game.settings["max_turns"])
+        self.no_turn_pass = game.settings["no_turn"] == "pass"
+        self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
+
+    # --- Conversions ---------------------------------------------------------------------------------
+
+    def encode(self, state: State[Any]) -> NDArray[np.uint64]:
+        """``[black, white, seat, turns, winner + 1]`` as uint64."""
+        shobu = self._check(state)
+        winner = _cleared_by(shobu)
+        return np.array(
+            [shobu.black, shobu.white, shobu.side, shobu.ply, 0 if winner is None else winner + 1],
+            dtype=np.uint64,
+        )
+
+    def decode(self, array: NDArray[Any]) -> ShobuState:
+        """The reference state of ``[black, white, seat, turns, winner + 1]``."""
+        black, white, seat, turns, winner = (int(value) for value in array[:5])
+        return ShobuState(self.shobu, black, white, seat, turns, winner - 1 if winner else None)
+
+    def encode_move(self, move: ShobuMove) -> int:
+        """``passive_from | aggressive_from << 6 | direction << 12 | distance << 15``; 0 for the pass."""
+        if move.is_pass:
+            return jit.PASS_CODE
+        return move.passive_from | move.aggressive_from << 6 | move.direction << 12 | move.distance << 15
+
+    def decode_move(self, code: int) -> ShobuMove:
+        """The :class:`~shogames.games.shobu.ShobuMove` of a move code."""
+        if code == jit.PASS_CODE:
+            return PASS_MOVE
+        return ShobuMove(code & 63, (code >> 6) & 63, (code >> 12) & 7, (code >> 15) & 3)
+
+    def _check(self, state: State[Any]) -> ShobuState:
+        if not isinstance(state, ShobuState):
+            raise TypeError(f"the Shobu kernel takes Shobu states, got {type(state).__name__}")
+        return state
+
+    def _scalars(self, state: State[Any]) -> tuple[np.uint64, np.uint64, int, int, int]:
+        shobu = self._check(state)
+        winner = _cleared_by(shobu)
+        return (
+            np.uint64(shobu.black),
+            np.uint64(shobu.white),
+            shobu.side,
+            shobu.ply,
+            -1 if winner is None else winner,
+        )
+
+    def _facts(self, state: State[Any]) -> tuple[int, int, float]:
+        black, white, seat, turns, winner = self._scalars(state)
+        result, count, value = jit.position_facts(
+            black, white, seat, turns, winner, self.max_turns, self.no_turn_pass, self.rules, self._moves
+        )
+        return int(result), int(count), float(value)
+
+    # --- The rules, one position at a time -----------------------------------------------------------
+
+    def legal_moves(self, state: State[Any]) -> list[ShobuMove]:
+        """The legal turns in the reference's order (the pass alone when there is none and it is allowed)."""
+        _, count, _ = self._facts(state)
+        return [self.decode_move(int(code)) for code in self._moves[:count]]
+
+    def play(self, state: State[Any], move: ShobuMove) -> ShobuState:
+        """The state after a legal ``move``."""
+        black, white, seat, turns, winner = self._scalars(state)
+        b, w, s, t, x = jit.play_state(black, white, seat, turns, winner, self.encode_move(move), self.rules)
+        return ShobuState(self.shobu, int(b), int(w), int(s), int(t), None if x < 0 else int(x))
+
+    def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
+        """``None`` while the game goes on, else (Black's, White's) returns."""
+        result, _, _ = self._facts(state)
+        return None if result < 0 else _returns(result)
+
+    def evaluate(self, state: State[Any]) -> tuple[float, ...]:
+        """The reference's evaluation (its returns once the game is over)."""
+        _, _, value = self._facts(state)
+        return (value, -value)
+
+    # --- Whole loops ---------------------------------------------------------------------------------
+
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        black, white, seat, turns, winner = self._scalars(state)
+        levels = max(depth, 1)
+        src = np.empty((levels, 8, 4), dtype=np.uint64)
+        moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
+        rules = self.rules
+        count = jit.perft(
+            black,
+            white,
+            seat,
+            turns,
+            winner,
+            depth,
+            bulk,
+            self.max_turns,
+            self.no_turn_pass,
+            rules,
+            src,
+            moves,
+        )
+        return int(count)
+
+    def _playouts(
+        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+    ) -> PlayoutBatch:
+        if games < 1:
+            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+        first = start if start is not None else self.shobu.new_initial_state()
+        returns = np.zeros((games, 2), dtype=np.float64)
+        plies = np.zeros(games, dtype=np.int64)
+        started = time.perf_counter()
+        jit.random_playouts(
+            self.encode(first),
+            games,
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            self.max_turns,
+            self.no_turn_pass,
+            self.rules,
+            returns,
+            plies,
+            record,
+        )
+        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+
+    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
+        """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
+        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+
+    def random_game(
+        self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
+    ) -> list[ShobuMove]:
+        """The turns of game ``index`` of :meth:`random_playouts` with this seed and start."""
+        first = start if start is not None else self.shobu.new_initial_state()
+        record = np.zeros((index + 1, self.max_turns + 1), dtype=np.int64)
+        batch = self._playouts(index + 1, seed, first, record)
+        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+
+    # --- Searches ------------------------------------------------------------------------------------
+
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShobuAlphaBeta:
+        """The compiled alpha-beta searcher (:class:`ShobuAlphaBeta`)."""
+        return ShobuAlphaBeta(self, seed=seed, depth=depth)
+
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShobuMCTS:
+        """The compiled MCTS searcher with the evaluation at the leaves (:class:`ShobuMCTS`)."""
+        return ShobuMCTS(self, seed=seed, c=c)
+
+    def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
+        """The legal move codes at ``state`` (a copy), for the searchers.
+
+        Raises:
+            ValueError: the game is over at ``state``.
+        """
+        result, count, _ = self._facts(state)
+        if result >= 0:
+            raise ValueError("no legal moves: the game is over")
+        return self._moves[:count].copy()
+
+
+class ShobuAlphaBeta(Searcher[ShobuMove]):
+    """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
+
+    The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values, win discount, root
+    handling), compiled: the table is always-replace with the full position as its key (no false hits);
+    moves are ordered by the table's move, then the history heuristic (lazily sorted). The table and the
+    history are kept between searches (cleared by :meth:`reset`); entries of an earlier search only
+    order moves, they never cut.
+
+    Args:
+        kernel: the Shobu kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration.
+        table_bits: the table has ``2 ** table_bits`` entries (32 bytes each).
+    """
+
+    def __init__(
+        self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
+    ):
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.kernel = kernel
+        self.depth = depth
+        self.rng = np.random.default_rng(seed) if seed is not None else None
+        size = 1 << table_bits
+        self._tt_keys = np.zeros((size, 3), dtype=np.uint64)
+        self._tt_info = np.zeros(size, dtype=np.int64)
+        self._tt_value = np.zeros(size, dtype=np.float64)
+        self._history = np.zeros(1 << 17, dtype=np.int64)
+        self._generation = 0
+
+    def reset(self) -> None:
+        """Clear the table and the history."""
+        self._tt_keys[:] = 0
+        self._tt_info[:] = 0
+        self._history[:] = 0
+        self._generation = 0
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
+        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes)."""
+        kernel = self.kernel
+        codes = kernel.root_codes(state)
+        if self.rng is not None:
+            self.rng.shuffle(codes)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ALPHABETA_NODES
+        self._generation = (self._generation + 1) & 0xFFFFFF
+        black, white, seat, turns, winner = kernel._scalars(state)
+        scores = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        started = time.perf_counter()
+        index, value = jit.alphabeta(
+            black,
+            white,
+            seat,
+            turns,
+            winner,
+            codes,
+            self.depth,
+            work,
+            float(seconds),
+            kernel.max_turns,
+            kernel.no_turn_pass,
+            kernel.rules,
+            self._tt_keys,
+            self._tt_info,
+            self._tt_value,
+            self._history,
+            self._generation,
+            scores,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        moves = [kernel.decode_move(int(code)) for code in codes]
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(value),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            depth=int(stats[1]),
+            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
+        )
+
+
+class ShobuMCTS(Searcher[ShobuMove]):
+    """Compiled UCT with the evaluation in place of rollouts (Lorentz 2016), as ``mcts:rollout=0``.
+
+    A move that clears a board at once is played without searching (decisive moves). The tree is built
+    afresh for each search.
+
+    Args:
+        kernel: the Shobu kernel.
+        seed: the seed of the per-node move orders; ``None`` draws one.
+        c: the exploration constant of UCB1 (values scaled to 0..1).
+    """
+
+    def __init__(self, kernel: ShobuKernel, *, seed: int | None = None, c: float = 1.0):
+        self.kernel = kernel
+        self.c = c
+        self.rng = np.random.default_rng(seed)
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
+        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations)."""
+        kernel = self.kernel
+        codes = kernel.root_codes(state)
+        black, white, seat, turns, winner = kernel._scalars(state)
+        moves = [kernel.decode_move(int(code)) for code in codes]
+        started = time.perf_counter()
+        winning = jit.decisive(black, white, seat, kernel.rules, codes, codes.shape[0])
+        if winning >= 0:
+            return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_MCTS_SIMULATIONS
+        visits = np.zeros(codes.shape[0], dtype=np.int64)
+        values = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        seed = np.uint64(self.rng.integers(0, 2**63))
+        index = jit.mcts(
+            black,
+            white,
+            seat,
+            turns,
+            winner,
+            work,
+            float(seconds),
+            self.c,
+            seed,
+            kernel.max_turns,
+            kernel.no_turn_pass,
+            kernel.rules,
+            visits,
+            values,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(values[index]),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
+            visits={move: int(count) for move, count in zip(moves, visits, strict=True) if count},
+        )
+
+
+def make_kernel(game: Game[Any]) -> ShobuKernel:
+    """The Shobu kernel for ``game``'s settings (every setting is covered)."""
+    return ShobuKernel(game)

@@ -1,0 +1,497 @@
+"""Compiled kernels against the pure-Python reference: differential checks, perft, playouts, searches.
+
+The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import shogames
+from shogames.core.kernel import (
+    KernelUnavailableError,
+    fast_perft,
+    kernels_enabled,
+    require_kernel,
+    unavailable_reason,
+)
+from shogames.core.perft import perft
+from shogames.games.shobu import ShobuGame, ShobuState
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
+from shogames.kernels.shobu import ShobuKernel, build_rules
+from test_perft import PerftEntry, load_entries
+
+pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
+
+PERFT_DATA = Path(__file__).parent / "data" / "perft"
+
+
+def shobu_kernel(**settings: object) -> ShobuKernel:
+    kernel = shogames.make("shobu", None, **settings).kernel
+    assert isinstance(kernel, ShobuKernel)
+    return kernel
+
+
+def no_turn_text() -> str:
+    # tests/test_shobu.py's position: Black's a1 stones on BD and BL are boxed in; Black has no turn.
+    boxed = "4/4/ww2/bw2"
+    return f"w3/4/4/b3 w3/4/4/b3 {boxed} {boxed} b"
+
+
+def sparse_text() -> str:
+    # Few stones, near the edges: pushes off the board, blocked moves and no-turn positions come up.
+    return "w3/4/4/3b 3w/4/4/b3 1w2/4/1b2/4 4/2w1/4/b2b w"
+
+
+# --- How a game offers its kernel ----------------------------------------------------------------------
+
+
+def test_every_game_reports_its_kernel_or_why_not() -> None:
+    for cls in shogames.available_games():
+        game = cls()
+        if cls.kernel_module is None:
+            assert game.kernel is None
+            assert "has no compiled kernel" in unavailable_reason(game)
+            with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
+                require_kernel(game)
+        else:
+            assert game.kernel is not None and game.kernel.game is game
+            assert unavailable_reason(game) == ""
+
+
+def test_kernels_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHOGAMES_KERNELS", "0")
+    game = shogames.make("shobu")
+    assert game.kernel is None
+    assert "SHOGAMES_KERNELS=0" in unavailable_reason(game)
+    # Without a kernel, fast_perft is the reference's perft.
+    assert fast_perft(game.new_initial_state(), 2) == 50508
+
+
+def test_import_does_not_load_numba() -> None:
+    code = "import sys, shogames; shogames.make('shobu'); print('numba' in sys.modules)"
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert output.stdout.strip() == "False"
+
+
+def test_compiled_code_loads_back_from_the_cache() -> None:
+    # The suite has compiled (or loaded) everything by now; a new process must load it back and run it.
+    code = (
+        "import shogames; k = shogames.make('shobu').kernel; k.warm_up(); "
+        "s = k.game.new_initial_state(); print(k.perft(s, 3), k.alphabeta(seed=0).search(s, work=2000).depth)"
+    )
+    shobu_kernel().warm_up()
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert output.returncode == 0, output.stderr
+    assert output.stdout.split()[0] == "8675832"
+
+
+# --- Conversions -------------------------------------------------------------------------------------
+
+
+def test_arrays_and_move_codes_round_trip() -> None:
+    kernel = shobu_kernel()
+    state = kernel.game.new_initial_state()
+    array = kernel.encode(state)
+    assert array.dtype == np.uint64 and array.tolist() == [state.black, state.white, 0, 0, 0]
+    assert kernel.decode(array).to_text() == state.to_text()
+    for move in state.legal_moves():
+        assert kernel.decode_move(kernel.encode_move(move)) == move
+
+
+# --- Perft -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", load_entries(PERFT_DATA / "shobu.perft"), ids=lambda e: e.name)
+def test_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
+    game = shogames.make("shobu")
+    state = game.state_from_text(entry.position)
+    kernel = require_kernel(game)
+    for depth, count in entry.counts:
+        assert kernel.perft(state, depth) == count
+        if depth <= 2 or entry.name == "start":
+            assert kernel.perft(state, depth, bulk=False) == count
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
+    # The last level without bulk counting builds each leaf in a fused loop and folds it into a
+    # checksum; the checksum of the reference's positions after every legal turn must be the same.
+    from shogames.kernels import _shobu_jit as jit
+
+    state = midgame(seed, plies=40)
+    own, opp = (state.black, state.white) if state.side == 0 else (state.white, state.black)
+    kernel = shobu_kernel()
+    src = np.empty((8, 4), dtype=np.uint64)
+    jit.sources(np.uint64(own), np.uint64(opp), kernel.rules, src)
+    sink = np.zeros(1, dtype=np.int64)
+    count = jit.play_every_turn(np.uint64(own), np.uint64(opp), state.side, src, kernel.rules, sink)
+    checksum = 0
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        new_own, new_opp = (after.black, after.white) if state.side == 0 else (after.white, after.black)
+        cleared = int(after.winner == state.side)
+        checksum ^= ((new_own * 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ new_opp ^ cleared
+    assert count == len(state.legal_moves())
+    assert int(sink[0]) == checksum >> 1
+
+
+def test_kernel_perft_rejects_a_negative_depth() -> None:
+    with pytest.raises(ValueError, match="0 or more"):
+        shobu_kernel().perft(shogames.make("shobu").new_initial_state(), -1)
+
+
+# --- Differential checks over presets and settings ---------------------------------------------------
+
+SETTINGS = [
+    {"preset": "standard"},
+    {},
+    {"no_turn": "pass"},
+    {"max_turns": 1},
+    {"max_turns": 7, "no_turn": "pass"},
+    {"max_turns": 60},
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
+def test_kernel_agrees_with_the_reference_in_random_games(settings: dict[str, object]) -> None:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    game = ShobuGame(preset if isinstance(preset, str) else None, **given)
+    starts = [game.state_from_text(no_turn_text()), game.state_from_text(sparse_text())]
+    positions = check_kernel(game, games=2, seed=len(str(settings)), starts=starts, perft_every=60)
+    assert positions >= 6  # at least the first position of each of the 2 x 3 games
+
+
+def test_no_turn_rules_in_the_kernel() -> None:
+    lose = shobu_kernel()
+    state = lose.game.state_from_text(no_turn_text())
+    assert lose.outcome(state) == (-1.0, 1.0) and lose.legal_moves(state) == []
+    passing = shobu_kernel(no_turn="pass")
+    state = passing.game.state_from_text(no_turn_text())
+    assert passing.outcome(state) is None and [m.is_pass for m in passing.legal_moves(state)] == [True]
+    check_position(passing, state, perft_depth=3)
+
+
+@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass", "max_turns": 40}])
+def test_compiled_playouts_replay_in_the_reference(settings: dict[str, object]) -> None:
+    game = shogames.make("shobu", None, **settings)
+    check_kernel_playouts(game, games=4, seed=11)
+    batch = require_kernel(game).random_playouts(200, seed=3)
+    assert batch.games == 200 and batch.plies.max() <= game.max_game_length
+    assert set(np.unique(batch.returns[:, 0])) <= {-1.0, 0.0, 1.0}
+    assert np.all(batch.returns.sum(axis=1) == 0)
+    # Game i depends on the seed and i only.
+    again = require_kernel(game).random_playouts(5, seed=3)
+    assert np.array_equal(again.plies, batch.plies[:5])
+
+
+# --- A broken kernel is caught -----------------------------------------------------------------------
+
+
+def broken_kernel(rule: str) -> ShobuKernel:
+    shifts, masks, plans = build_rules()
+    if rule == "aggressive board colour":
+        plans[:, :, 1] = np.uint64(0xFFFFFFFFFFFFFFFF)  # the aggressive move may be on any board
+    elif rule == "push needs room":
+        masks[:, 2] = np.uint64(0)  # a pushed stone never looks for room beyond: pushes into stones
+    else:
+        raise ValueError(rule)
+    return ShobuKernel(shogames.make("shobu"), rules=(shifts, masks, plans))
+
+
+@pytest.mark.parametrize("rule", ["aggressive board colour", "push needs room"])
+def test_a_broken_kernel_rule_is_caught(rule: str) -> None:
+    kernel = broken_kernel(rule)
+    game = kernel.game
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=3, seed=1, kernel=kernel, perft_depth=0)
+    # Perft from the start catches it as well, by depth 3 at the latest.
+    start = game.new_initial_state()
+    assert any(kernel.perft(start, depth) != perft(start, depth) for depth in (1, 2, 3))
+
+
+# --- Searches ----------------------------------------------------------------------------------------
+
+
+# White's last stone on WL stands on b4, in front of Black's b3: b3 north one square pushes it off.
+WIN_IN_ONE = "w3/4/4/bbbb 1w2/1b2/4/bbb1 wwww/4/4/bbbb wwww/4/4/bbbb b"
+
+
+def midgame(seed: int, plies: int = 30) -> ShobuState:
+    import random
+
+    rng = random.Random(seed)
+    state = shogames.make("shobu").new_initial_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        state = state.play_unchecked(moves[rng.randrange(len(moves))])
+    assert isinstance(state, ShobuState) and not state.is_terminal()
+    return state
+
+
+def minimax(state: ShobuState, depth: int, root_turns: int) -> float:
+    """Plain minimax for the side to move, with the agents' values (evaluation, discounted wins)."""
+    if state.is_terminal():
+        winner = state.winner
+        if winner is None:
+            return 0.0
+        value = 1.0 - 1e-4 * (state.ply - root_turns)
+        return value if winner == state.side else -value
+    if depth == 0:
+        value = state.evaluate()[0]
+        return value if state.side == 0 else -value
+    return max(-minimax(state.play_unchecked(m), depth - 1, root_turns) for m in state.legal_moves())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_alphabeta_value_is_the_minimax_value(seed: int) -> None:
+    state = midgame(seed)
+    result = shobu_kernel().alphabeta(seed=seed, depth=2).search(state)
+    assert result.depth == 2
+    assert math.isclose(result.value, minimax(state, 2, state.ply), abs_tol=1e-12)
+    assert result.move in state.legal_moves()
+    assert math.isclose(result.scores[result.move], result.value, abs_tol=1e-12)
+    assert max(result.scores.values()) == result.value
+
+
+def test_alphabeta_value_is_the_reference_agents_at_depth_3() -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = midgame(11, plies=35)
+    agent = AlphaBetaAgent(seed=1, depth=3)
+    agent.search(state)
+    result = shobu_kernel().alphabeta(seed=1, depth=3).search(state)
+    assert (result.depth, agent.last_depth) == (3, 3)
+    assert math.isclose(result.value, agent.last_value, abs_tol=1e-12)
+
+
+def test_alphabeta_keeps_its_budget_and_finds_a_win() -> None:
+    kernel = shobu_kernel()
+    state = midgame(3, plies=60)
+    searcher = kernel.alphabeta(seed=0)
+    result = searcher.search(state, work=20_000)
+    assert result.nodes <= 20_000 and result.depth >= 2 and result.move in state.legal_moves()
+    timed = searcher.search(state, seconds=0.2)
+    assert timed.seconds < 2.0 and timed.depth >= 1
+    # A board down to its last stone, which Black can push off: the search must take it.
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    found = kernel.alphabeta(seed=0, depth=3).search(win)
+    assert kernel.play(win, found.move).winner == 0 and found.value > 0.99
+
+
+def test_mcts_counts_its_simulations_and_plays_a_decisive_move() -> None:
+    kernel = shobu_kernel()
+    state = midgame(4)
+    result = kernel.mcts(seed=1).search(state, work=3000)
+    assert result.nodes == 3000 and sum(result.visits.values()) == 3000
+    assert result.move == max(result.visits, key=lambda m: (result.visits[m], result.scores[m]))
+    assert -1.0 <= result.value <= 1.0 and result.move in state.legal_moves()
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    decisive = kernel.mcts(seed=1).search(win, work=100)
+    assert kernel.play(win, decisive.move).winner == 0 and decisive.nodes == 0
+
+
+def test_searches_refuse_a_finished_game() -> None:
+    kernel = shobu_kernel()
+    over = kernel.game.state_from_text(no_turn_text())
+    for searcher in (kernel.alphabeta(), kernel.mcts()):
+        with pytest.raises(ValueError, match="game is over"):
+            searcher.search(over, work=10)
+
+
+# --- Through the protocol: CLI, bench, agents, arena ---------------------------------------------------
+
+
+def test_cli_perft_uses_the_kernel_and_can_count_every_leaf() -> None:
+    from click.testing import CliRunner
+
+    from shogames.ui.cli import main
+
+    runner = CliRunner()
+    for extra in ([], ["--no-bulk"], ["--reference"]):
+        result = runner.invoke(main, ["perft", "shobu", "--depth", "2", *extra])
+        assert result.exit_code == 0, result.output
+        assert result.stdout == "50508\n"
+    split = runner.invoke(main, ["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
+    assert split.stdout.splitlines()[-1] == "50508" and split.stdout.count(":") == 232
+    refused = runner.invoke(main, ["perft", "shogammon", "--depth", "1", "--no-bulk"])
+    assert refused.exit_code == 2 and "needs a compiled kernel" in refused.stderr
+
+
+def test_bench_reports_reference_and_kernel_side_by_side() -> None:
+    from shogames.bench import run_bench
+
+    report = run_bench(shogames.make("shobu"), depth=2, games=20, seed=1)
+    assert report.kernel is not None
+    assert report.kernel.perft.nodes == report.kernel.perft_every_leaf.nodes == report.perft.nodes == 50508
+    assert report.kernel.playouts.games == 20
+    lines = report.lines()
+    assert any(line.startswith("kernel / reference (same run)") for line in lines)
+    assert run_bench(shogames.make("shogammon"), depth=1, games=1).kernel is None
+
+
+def test_kernel_agents_play_through_the_protocol() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("shobu", max_turns=6)
+    agents = [
+        make_agent("kernel-alphabeta:nodes=3000", seed=1),
+        make_agent("kernel-mcts:iterations=300", seed=2),
+    ]
+    final, record = play_game(game, agents)
+    assert final.is_terminal() and len(record.moves) == final.ply
+    searched = agents[0].last_result  # type: ignore[attr-defined]
+    assert searched is not None and searched.nodes <= 3000
+    # Deterministic with a work budget and a seed.
+    state = game.new_initial_state()
+    first = make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state)
+    assert make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state) == first
+
+
+def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
+    from shogames.agents import make_agent
+    from shogames.arena import run_arena
+
+    agent = make_agent("kernel-mcts", seed=0)
+    with pytest.raises(KernelUnavailableError, match="Shogammon has no compiled kernel"):
+        agent.check_game(shogames.make("shogammon"))
+    with pytest.raises(KernelUnavailableError, match="Sho kernel has no kernel-alphabeta searcher"):
+        make_agent("kernel-alphabeta", seed=0).check_game(shogames.make("sho"))
+    with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
+        run_arena("shogammon", ["random", "kernel-alphabeta"], 1)
+    from shogames.match import play_game
+
+    with pytest.raises(KernelUnavailableError, match="no kernel-alphabeta searcher"):
+        play_game(shogames.make("sho", players=2), [make_agent("random"), make_agent("kernel-alphabeta")])
+
+
+# --- Sho ---------------------------------------------------------------------------------------------
+
+SHO_SETTINGS: list[dict[str, object]] = [
+    {"preset": "classic"},
+    {"preset": "lhasa", "shells": 24},
+    {"players": 2, "shells": 20, "para_subsets": "single_or_total"},
+    {"players": 4, "shells": 16, "coins": 4},
+    {"players": 4, "four_player_mode": "free_for_all", "shells": 16, "coins": 3, "first_player": "random"},
+    {"shells": 16, "coins": 4, "exact_bear_off": "on", "allow_pass": "on", "last_kill_ends_turn": "on"},
+    {"shells": 18, "no_niner": "on", "reopen_when": "board_empty", "opening_kill": "plain"},
+    {"shells": 18, "opening_size": 3, "opening_12_bonus": "off", "opening_para_size": 2, "max_turns": 30},
+    {"first_player": "previous_winner", "previous_winner": 2, "goal": "shells+1", "shells": 14, "coins": 5},
+]
+
+
+def sho_game(settings: dict[str, object]) -> shogames.Game[Any]:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    return shogames.make("sho", preset if isinstance(preset, str) else None, **given)
+
+
+@pytest.mark.parametrize("settings", SHO_SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
+def test_sho_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    game = sho_game(settings)
+    assert game.kernel is not None
+    positions = check_kernel(game, games=1, seed=sum(map(ord, str(settings))), perft_depth=3, perft_every=150)
+    assert positions >= 20
+    check_kernel_playouts(game, games=2, seed=5)
+
+
+def test_a_broken_sho_kernel_rule_is_caught() -> None:
+    from shogames.kernels import _sho_jit
+    from shogames.kernels.sho import ShoKernel
+
+    game = shogames.make("sho")
+    broken = ShoKernel(game)
+    broken.cfg[_sho_jit.C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=3, seed=1, kernel=broken, perft_depth=0)
+
+
+def test_sho_kernel_perft_and_playouts() -> None:
+    game = shogames.make("sho")
+    kernel = require_kernel(game)
+    start = game.new_initial_state()
+    for depth in range(1, 5):
+        assert kernel.perft(start, depth) == kernel.perft(start, depth, bulk=False) == perft(start, depth)
+    batch = kernel.random_playouts(100, seed=7)
+    assert batch.returns.shape == (100, 3)
+    # Every game is won by one player: +1 for the winner, -1/2 for the others.
+    assert np.all(np.sort(batch.returns, axis=1) == [-0.5, -0.5, 1.0])
+    assert kernel.alphabeta() is None
+
+
+def sho_midgame(seed: int, plies: int) -> shogames.State[Any]:
+    import random
+
+    from shogames.core.chance import sample_chance
+
+    rng = random.Random(seed)
+    state: shogames.State[Any] = shogames.make("sho").new_initial_state()
+    while state.ply < plies or state.to_move is None or state.to_move < 0:
+        if state.to_move == shogames.CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        else:
+            state = state.play_unchecked(rng.choice(state.legal_moves()))
+        assert not state.is_terminal()
+    return state
+
+
+def test_sho_mcts_searches_with_chance_and_three_players() -> None:
+    state = sho_midgame(3, plies=120)
+    kernel = require_kernel(state.game)
+    searcher = kernel.mcts(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=1500)
+    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
+    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
+    again = kernel.mcts(seed=1)
+    assert again is not None and again.search(state, work=1500).visits == result.visits
+    with pytest.raises(ValueError, match="throw the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)  # a throw is to move there
+
+
+def test_kernel_mcts_agents_play_sho() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("sho", players=3, shells=16, coins=3)
+    agents = [make_agent("kernel-mcts:iterations=200", seed=seat) for seat in range(3)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
+
+
+def test_sho_mcts_plays_a_winning_move_at_once() -> None:
+    game = shogames.make("sho", players=2, shells=13, coins=1)
+    kernel = require_kernel(game)
+    # Player 1's only coin stands on 12 with 5 to spend: bearing it off wins.
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    searcher = kernel.mcts(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=100)
+    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"para_mode": "ios"},
+        {"para_mode": "pool"},
+        {"flexible_para": "on"},
+        {"finishing_overflow": "on"},
+        {"play_to_placings": "on"},
+        {"opening_kill": "topup3_on_shomo"},
+        {"players": 4, "team_coins": "separate"},
+    ],
+)
+def test_sho_settings_the_kernel_does_not_cover(settings: dict[str, object]) -> None:
+    game = sho_game(settings)
+    assert game.kernel is None
+    assert "does not cover" in unavailable_reason(game)
