@@ -11,25 +11,14 @@ The service is driven directly on a real SQLite file, with time moved by hand.
 from __future__ import annotations
 
 import asyncio
-import datetime
 import random
 from pathlib import Path
 from typing import Any
 
+from fake_clock import Clock
 from shogames.core.protocol import CHANCE
 from shogames.server.db import migrate, open_database
 from shogames.server.service import FISCHER, PER_MOVE, PERSON, GameService, SeatRequest, TimeControl
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-
-    def __call__(self) -> datetime.datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        self.moment += datetime.timedelta(seconds=seconds)
 
 
 async def service_on(tmp_path: Path, clock: Clock) -> GameService:

@@ -6,7 +6,6 @@ Every test that takes ``database_url`` runs on SQLite and on PostgreSQL (see ``c
 from __future__ import annotations
 
 import asyncio
-import datetime
 import os
 import random
 import signal
@@ -20,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from fake_clock import Clock
 from server_process import free_port, start_server
 from shogames.records import parse_record, replay
 from shogames.server.app import create_app
@@ -225,17 +225,6 @@ def test_websocket_sends_snapshots_and_catches_up_from_a_version(client: TestCli
 
 
 # --- The service on its own: races and clocks, with time moved by hand. ---------------------------------
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-
-    def __call__(self) -> datetime.datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        self.moment += datetime.timedelta(seconds=seconds)
 
 
 ENGINES: dict[int, AsyncEngine] = {}

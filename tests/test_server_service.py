@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, select, update
 
+from fake_clock import Clock
 from shogames.core.protocol import CHANCE, State
 from shogames.server.db import GameRow, MoveRow, ServiceClockRow, migrate, open_database
 from shogames.server.service import (
@@ -28,17 +29,6 @@ from shogames.server.service import (
     ServiceError,
     TimeControl,
 )
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-
-    def __call__(self) -> datetime.datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        self.moment += datetime.timedelta(seconds=seconds)
 
 
 def url_of(tmp_path: Path) -> str:

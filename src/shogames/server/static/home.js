@@ -31,39 +31,7 @@ for (const game of catalog.games) {
   input.checked = game.id === gameId;
   input.addEventListener("change", () => {
     gameId = game.id;
-    // "My games": the games played in this browser, with a link back to each seat.
-function drawMyGames() {
-  const games = myGames();
-  const box = document.getElementById("my-games");
-  box.hidden = games.length === 0;
-  const list = document.getElementById("my-games-list");
-  list.replaceChildren();
-  for (const entry of games) {
-    const item = document.createElement("li");
-    item.dataset.game = entry.id;
-    const title = text("span", `${entry.name}`, "my-game-name");
-    item.append(title, text("span", ` ${entry.status ?? ""} · ${new Date(entry.saved).toLocaleString()}`, "muted"));
-    const links = document.createElement("ul");
-    for (const seat of entry.links ?? []) {
-      const link = document.createElement("li");
-      const anchor = text("a", seat.label, "seat-link");
-      anchor.href = seat.link;
-      link.append(anchor);
-      links.append(link);
-    }
-    const forget = text("button", "forget", "forget");
-    forget.type = "button";
-    forget.addEventListener("click", () => {
-      forgetGame(entry.id);
-      drawMyGames();
-    });
-    item.append(forget, links);
-    list.append(item);
-  }
-}
-
-drawMyGames();
-fillRules();
+    fillRules();
   });
   label.append(input, text("strong", game.name), text("span", game.blurb, "blurb"));
   gameChoice.append(label);
