@@ -268,7 +268,7 @@ def shobu_record(client: TestClient) -> str:
     game_id, tokens = hotseat(client)
     client.post(f"/api/games/{game_id}/moves", json={"move": SHOBU_FIRST, "token": tokens[0]})
     client.post(f"/api/games/{game_id}/resign", json={"token": tokens[1]})
-    return client.get(f"/api/games/{game_id}/record").text
+    return str(client.get(f"/api/games/{game_id}/record").text)
 
 
 def test_a_record_over_the_limits_is_refused_with_the_limit(client: TestClient) -> None:
