@@ -323,3 +323,51 @@ def test_after_a_loss_on_time_the_board_shows_nobody_to_move(
     board = page.locator("#board").inner_text()
     assert not re.search(r"to move|to roll|to play", board), board
     page.close()
+
+
+def test_the_sound_switch_mutes_and_is_remembered(server: str, browser: Browser) -> None:
+    created = hotseat(server, "shobu")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    switch = page.locator("#sound")
+    expect(switch).to_be_checked()  # on by default
+    snap = snapshot(server, created["id"])
+    click_move(page, snap["legal"][0]["clicks"])
+    wait_for_ply(page, 1)
+    expect(switch).to_have_attribute("data-played", "1")  # a move sound, made by the Web Audio API
+    switch.uncheck()
+    page.reload()
+    expect(page.locator("#status")).to_contain_text("to move")
+    expect(page.locator("#sound")).not_to_be_checked()  # remembered (localStorage)
+    assert page.evaluate("() => localStorage.getItem('shogames:sound')") == "off"
+    snap = snapshot(server, created["id"])
+    click_move(page, snap["legal"][0]["clicks"])
+    wait_for_ply(page, 2)
+    assert page.locator("#sound").get_attribute("data-played") is None, "muted: no sound"
+    context.close()
+
+
+def test_a_move_that_arrives_fades_in_unless_motion_is_reduced(server: str, browser: Browser) -> None:
+    for motion, expected in (("no-preference", "arrive"), ("reduce", "none")):
+        created = hotseat(server, "shobu")
+        context = browser.new_context(reduced_motion=motion)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+        expect(page.locator("#status")).to_contain_text("to move")
+        # Each drawing of the board notes whether its last-move marks animate, and how.
+        page.evaluate(
+            """() => {
+              window.seen = [];
+              new MutationObserver(() => {
+                const marks = [...document.querySelectorAll('#board.animate .last')];
+                if (marks.length) window.seen.push(...marks.map(e => getComputedStyle(e).animationName));
+              }).observe(document.getElementById('board'), {childList: true, attributes: true});
+            }"""
+        )
+        snap = snapshot(server, created["id"])
+        click_move(page, snap["legal"][0]["clicks"])
+        wait_for_ply(page, 1)
+        seen = page.evaluate("() => window.seen")
+        assert seen and set(seen) == {expected}, (motion, seen)
+        context.close()

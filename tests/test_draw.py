@@ -5,6 +5,7 @@ An offer is an event (a new version, stored, seen by every process); an accepted
 Games of three or four seats refuse offers.
 """
 
+# ruff: noqa: F811 (the fixtures server and browser come from test_browser)
 from __future__ import annotations
 
 import asyncio
@@ -13,13 +14,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, expect
 
 from shogames.records import parse_record, replay
 from shogames.server.app import create_app
 from shogames.server.db import migrate, open_database
 from shogames.server.service import PERSON, GameService, SeatRequest, ServiceError
+from test_browser import browser, server, snapshot  # noqa: F401 (fixtures)
 
 SHOBU_FIRST = "BDa1-a3 WLb1-b3"
 SHOBU_REPLY = "WDa4-a2 BLb4-b2"
@@ -153,3 +157,37 @@ def test_an_offer_is_stored_and_seen_by_another_process(tmp_path: Path) -> None:
             await two.close()
 
     asyncio.run(scenario())
+
+
+# --- In the browser. ---------------------------------------------------------------------------------------
+
+
+def test_a_draw_offered_and_accepted_between_two_browsers(server: str, browser: Browser) -> None:
+    created = httpx.post(
+        f"{server}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "online",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+        },
+    ).json()
+    black_context, white_context = browser.new_context(), browser.new_context()
+    black, white = black_context.new_page(), white_context.new_page()
+    black.goto(server + created["seats"][0]["link"])
+    white.goto(server + created["seats"][1]["link"])
+    expect(black.locator("#status")).to_have_text("Your move.")
+    expect(white.locator("#draw-offer")).to_be_hidden()
+    black.locator("#offer-draw").click()
+    expect(black.locator("#draw-offer-text")).to_have_text("You offer a draw.")
+    expect(black.locator("#offer-draw")).to_be_hidden()
+    expect(white.locator("#draw-offer-text")).to_contain_text("Black (Ann) offers a draw")  # over the socket
+    white.locator("#draw-decline").click()
+    expect(black.locator("#draw-offer")).to_be_hidden()
+    black.locator("#offer-draw").click()
+    white.locator("#draw-accept").click()
+    for page in (black, white):
+        expect(page.locator("#status")).to_contain_text("Draw (agreement)")
+        expect(page.locator("#offer-draw")).to_be_hidden()
+    assert snapshot(server, created["id"])["result"] == "1/2-1/2"
+    black_context.close()
+    white_context.close()
