@@ -69,6 +69,8 @@ function open(id) {
     }
   }
   document.getElementById("lesson-task").textContent = lesson.task;
+  const topics = lesson.topics ?? [];
+  document.getElementById("lesson-topics").textContent = topics.length ? `Rules taught here: ${topics.join("; ")}.` : "";
   verdict.textContent = "";
   verdict.className = "verdict";
   nextButton.hidden = true;
