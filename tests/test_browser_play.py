@@ -371,3 +371,49 @@ def test_a_move_that_arrives_fades_in_unless_motion_is_reduced(server: str, brow
         seen = page.evaluate("() => window.seen")
         assert seen and set(seen) == {expected}, (motion, seen)
         context.close()
+
+
+@pytest.mark.parametrize("game", ["sho", "shogammon"])
+def test_on_a_phone_every_possible_click_is_a_tap_target_of_44_px(
+    server: str, browser: Browser, game: str
+) -> None:
+    """Sho's shells and Shogammon's squares are drawn about 22-26 px wide on a phone: a tap anywhere in the
+    44 px square around a possible click's centre (where no other possible click is nearer) picks it."""
+    # Sho: stacks on shells to move (the lesson "A bigger stack blocks you"); Shogammon: the opening.
+    position = "4a1,10b3,12a3,18b2 5/4 0/0 1 move 6 0 2-4 2 5 entered=ab" if game == "sho" else None
+    created = hotseat(server, game, "players=2" if game == "sho" else "", position)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    centres: dict[str, tuple[float, float]] = page.evaluate(
+        """() => Object.fromEntries(
+             [...document.querySelectorAll('#board [data-target].selectable')].map(e => {
+             const r = e.getBoundingClientRect();
+             return [e.getAttribute('data-target'), [r.left + r.width / 2, r.top + r.height / 2]];
+           }))"""
+    )
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('#board [data-target]')]"
+        ".map(e => e.getBoundingClientRect().width)"
+    )
+    assert min(sizes) < 44, "the board draws its targets small here (else this test proves nothing)"
+    assert centres, "something to tap"
+    tapped = 0
+    for target, (x, y) in list(centres.items())[:6]:
+        for dx, dy in ((21, 0), (-21, 0), (0, 21), (0, -21), (20, 20), (-20, -20)):
+            point = (x + dx, y + dy)
+            nearest = min(
+                centres,
+                key=lambda other: (centres[other][0] - point[0]) ** 2 + (centres[other][1] - point[1]) ** 2,
+            )
+            if nearest != target or not (0 <= point[0] < PHONE["width"] and 0 <= point[1] < PHONE["height"]):
+                continue
+            page.touchscreen.tap(*point)
+            selected = page.locator(f'#board [data-target="{target}"].selected')
+            expect(selected.first).to_be_visible()
+            page.keyboard.press("Escape")
+            expect(page.locator("#board [data-target].selected")).to_have_count(0)
+            tapped += 1
+    assert tapped >= 4, f"only {tapped} taps were tried"
+    context.close()

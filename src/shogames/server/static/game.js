@@ -1,5 +1,5 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
 import { rememberGame } from "/static/mygames.js";
 import { playSound, setSound, soundOn } from "/static/sound.js";
 
@@ -168,8 +168,8 @@ async function play(moveText) {
 }
 
 boardElement.addEventListener("click", (event) => {
-  const element = event.target.closest("[data-target]");
-  if (element) clickTarget(element.getAttribute("data-target"));
+  const target = tapTarget(boardElement, event);
+  if (target) clickTarget(target);
 });
 
 // --- Drawing. ---
