@@ -355,21 +355,36 @@ def test_a_move_that_arrives_fades_in_unless_motion_is_reduced(server: str, brow
         page = context.new_page()
         page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
         expect(page.locator("#status")).to_contain_text("to move")
-        # Each drawing of the board notes whether its last-move marks animate, and how.
+        # Every class the board has had, from the changes of its class attribute (old values included).
         page.evaluate(
             """() => {
-              window.seen = [];
-              new MutationObserver(() => {
-                const marks = [...document.querySelectorAll('#board.animate .last')];
-                if (marks.length) window.seen.push(...marks.map(e => getComputedStyle(e).animationName));
-              }).observe(document.getElementById('board'), {childList: true, attributes: true});
+              window.classes = [];
+              new MutationObserver((records) => {
+                for (const record of records) {
+                  window.classes.push(record.oldValue ?? '', record.target.className);
+                }
+              }).observe(document.getElementById('board'), {attributes: true, attributeOldValue: true,
+                                                            attributeFilter: ['class']});
             }"""
         )
         snap = snapshot(server, created["id"])
         click_move(page, snap["legal"][0]["clicks"])
         wait_for_ply(page, 1)
-        seen = page.evaluate("() => window.seen")
-        assert seen and set(seen) == {expected}, (motion, seen)
+        classes = page.evaluate("() => window.classes")
+        assert any("animate" in value.split() for value in classes), (
+            f"the arriving move was not animated: {classes}"
+        )
+        # How the marks of the last move animate while the board is so marked (read in one go: no redraw).
+        names = page.evaluate(
+            """() => {
+              const board = document.getElementById('board');
+              board.classList.add('animate');
+              const names = [...board.querySelectorAll('.last')].map(e => getComputedStyle(e).animationName);
+              board.classList.remove('animate');
+              return names;
+            }"""
+        )
+        assert names and set(names) == {expected}, (motion, names)
         context.close()
 
 

@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 
+from shogames.core.errors import NotationError
 from shogames.records import parse_record, replay
 from shogames.server.app import create_app
 from shogames.server.db import migrate, open_database
@@ -66,6 +67,8 @@ def test_an_accepted_offer_ends_the_game_drawn_and_its_record_replays(client: Te
     record = client.get(f"/api/games/{game_id}/record").text
     assert '[Termination "agreement"]' in record
     replay(parse_record(record))  # a drawn record checks out
+    with pytest.raises(NotationError, match="drawn by agreement"):
+        replay(parse_record(record.replace('[Result "1/2-1/2"]', '[Result "1-0"]')))
     late = draw(client, game_id, tokens[0])
     assert late.status_code == 409 and "over" in late.json()["error"]
 
