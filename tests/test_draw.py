@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,8 +30,9 @@ SHOBU_REPLY = "WDa4-a2 BLb4-b2"
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as test_client:
+def client(database_url: str) -> Iterator[TestClient]:
+    """The app on a fresh SQLite file, then on a fresh PostgreSQL database (see ``conftest.py``)."""
+    with TestClient(create_app(database_url)) as test_client:
         yield test_client
 
 
@@ -133,8 +133,8 @@ def test_draw_messages_over_the_websocket(client: TestClient) -> None:
         assert ws.receive_json()["termination"] == "agreement"
 
 
-def test_an_offer_is_stored_and_seen_by_another_process(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+def test_an_offer_is_stored_and_seen_by_another_process(database_url: str) -> None:
+    url = database_url
     migrate(url)
 
     async def scenario() -> None:
