@@ -235,12 +235,13 @@ def game_id(rng: random.Random, target: Target) -> str:
 
 
 def action_body(rng: random.Random, target: Target, game: str) -> dict[str, Any]:
-    """A move, resignation or takeback request with good, bad or missing fields."""
+    """A move, resignation, takeback or draw request with good, bad or missing fields."""
     tokens = target.tokens.get(game, [])
     body: dict[str, Any] = {
         "token": pick(rng, tokens, 0.35),
         "move": pick(rng, target.moves.get(game, []) or ["BDa1-a3 WLb1-b3"], 0.4),
         "version": pick(rng, list(range(0, 6)), 0.3),
+        "accept": pick(rng, [None, True, False], 0.3),
     }
     return drop_or_keep(rng, body)
 
@@ -286,7 +287,7 @@ def http_case(rng: random.Random, target: Target) -> HttpCase:
     if kind in (6, 7):
         return HttpCase("POST", "/api/games", raw_json(rng, new_game_body(rng, target)).encode())
     if kind in (8, 9, 10):
-        action = rng.choice(["moves", "moves", "resign", "takeback", "seat"])
+        action = rng.choice(["moves", "moves", "resign", "takeback", "draw", "draw", "seat"])
         body = raw_json(rng, action_body(rng, target, game)).encode()
         return HttpCase("POST", f"/api/games/{game}/{action}", body)
     if kind == 11:
@@ -347,7 +348,7 @@ def socket_message(rng: random.Random, target: Target, game: str) -> str | bytes
     kind = rng.randrange(8)
     if kind <= 2:
         body = action_body(rng, target, game)
-        body["type"] = pick(rng, ["move", "move", "resign", "takeback", "ping"], 0.2)
+        body["type"] = pick(rng, ["move", "move", "resign", "takeback", "draw", "ping"], 0.2)
         return raw_json(rng, body)
     if kind == 3:
         return json.dumps({"type": "ping"})

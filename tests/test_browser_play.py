@@ -323,3 +323,112 @@ def test_after_a_loss_on_time_the_board_shows_nobody_to_move(
     board = page.locator("#board").inner_text()
     assert not re.search(r"to move|to roll|to play", board), board
     page.close()
+
+
+def test_the_sound_switch_mutes_and_is_remembered(server: str, browser: Browser) -> None:
+    created = hotseat(server, "shobu")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    switch = page.locator("#sound")
+    expect(switch).to_be_checked()  # on by default
+    snap = snapshot(server, created["id"])
+    click_move(page, snap["legal"][0]["clicks"])
+    wait_for_ply(page, 1)
+    expect(switch).to_have_attribute("data-played", "1")  # a move sound, made by the Web Audio API
+    switch.uncheck()
+    page.reload()
+    expect(page.locator("#status")).to_contain_text("to move")
+    expect(page.locator("#sound")).not_to_be_checked()  # remembered (localStorage)
+    assert page.evaluate("() => localStorage.getItem('shogames:sound')") == "off"
+    snap = snapshot(server, created["id"])
+    click_move(page, snap["legal"][0]["clicks"])
+    wait_for_ply(page, 2)
+    assert page.locator("#sound").get_attribute("data-played") is None, "muted: no sound"
+    context.close()
+
+
+def test_a_move_that_arrives_fades_in_unless_motion_is_reduced(server: str, browser: Browser) -> None:
+    for motion, expected in (("no-preference", "arrive"), ("reduce", "none")):
+        created = hotseat(server, "shobu")
+        context = browser.new_context(reduced_motion=motion)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+        expect(page.locator("#status")).to_contain_text("to move")
+        # Every class the board has had, from the changes of its class attribute (old values included).
+        page.evaluate(
+            """() => {
+              window.classes = [];
+              new MutationObserver((records) => {
+                for (const record of records) {
+                  window.classes.push(record.oldValue ?? '', record.target.className);
+                }
+              }).observe(document.getElementById('board'), {attributes: true, attributeOldValue: true,
+                                                            attributeFilter: ['class']});
+            }"""
+        )
+        snap = snapshot(server, created["id"])
+        click_move(page, snap["legal"][0]["clicks"])
+        wait_for_ply(page, 1)
+        classes = page.evaluate("() => window.classes")
+        assert any("animate" in value.split() for value in classes), (
+            f"the arriving move was not animated: {classes}"
+        )
+        # How the marks of the last move animate while the board is so marked (read in one go: no redraw).
+        names = page.evaluate(
+            """() => {
+              const board = document.getElementById('board');
+              board.classList.add('animate');
+              const names = [...board.querySelectorAll('.last')].map(e => getComputedStyle(e).animationName);
+              board.classList.remove('animate');
+              return names;
+            }"""
+        )
+        assert names and set(names) == {expected}, (motion, names)
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["sho", "shogammon"])
+def test_on_a_phone_every_possible_click_is_a_tap_target_of_44_px(
+    server: str, browser: Browser, game: str
+) -> None:
+    """Sho's shells and Shogammon's squares are drawn about 22-26 px wide on a phone: a tap anywhere in the
+    44 px square around a possible click's centre (where no other possible click is nearer) picks it."""
+    # Sho: stacks on shells to move (the lesson "A bigger stack blocks you"); Shogammon: the opening.
+    position = "4a1,10b3,12a3,18b2 5/4 0/0 1 move 6 0 2-4 2 5 entered=ab" if game == "sho" else None
+    created = hotseat(server, game, "players=2" if game == "sho" else "", position)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    centres: dict[str, tuple[float, float]] = page.evaluate(
+        """() => Object.fromEntries(
+             [...document.querySelectorAll('#board [data-target].selectable')].map(e => {
+             const r = e.getBoundingClientRect();
+             return [e.getAttribute('data-target'), [r.left + r.width / 2, r.top + r.height / 2]];
+           }))"""
+    )
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('#board [data-target]')]"
+        ".map(e => e.getBoundingClientRect().width)"
+    )
+    assert min(sizes) < 44, "the board draws its targets small here (else this test proves nothing)"
+    assert centres, "something to tap"
+    tapped = 0
+    for target, (x, y) in list(centres.items())[:6]:
+        for dx, dy in ((21, 0), (-21, 0), (0, 21), (0, -21), (20, 20), (-20, -20)):
+            point = (x + dx, y + dy)
+            nearest = min(
+                centres,
+                key=lambda other: (centres[other][0] - point[0]) ** 2 + (centres[other][1] - point[1]) ** 2,
+            )
+            if nearest != target or not (0 <= point[0] < PHONE["width"] and 0 <= point[1] < PHONE["height"]):
+                continue
+            page.touchscreen.tap(*point)
+            selected = page.locator(f'#board [data-target="{target}"].selected')
+            expect(selected.first).to_be_visible()
+            page.keyboard.press("Escape")
+            expect(page.locator("#board [data-target].selected")).to_have_count(0)
+            tapped += 1
+    assert tapped >= 4, f"only {tapped} taps were tried"
+    context.close()

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, expect
 import shogames
 from shogames.records import start_position_text, start_record, write_record
 from shogames.server.app import create_app
-from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, try_move
+from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, rule_topics, try_move
 from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
 
 GAMES = ["shobu", "shoo", "sho", "shogammon"]
@@ -61,6 +61,46 @@ def test_every_lesson_is_a_real_position_with_a_right_and_a_wrong_move(game: str
             assert set(lesson.moves) <= legal, f"{lesson.id}: {set(lesson.moves) - legal} are not legal"
         for text in lesson.tries:
             state.parse_move(text)  # an explained try is a legal move
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_lessons_together_cover_every_rule_of_the_default_ruleset(game: str) -> None:
+    """Each game lists its rules as topics (``[topics]`` in its lessons.toml); each lesson names the ones
+    it teaches; every topic is taught somewhere, and no lesson names a topic that is not listed."""
+    topics = rule_topics(game)
+    assert len(topics) >= 6, f"{game} lists too few rules: {sorted(topics)}"
+    taught: set[str] = set()
+    for lesson in lessons_of(game):
+        assert lesson.topics, f"{game} lesson {lesson.id} names no rule it teaches"
+        unknown = set(lesson.topics) - set(topics)
+        assert not unknown, f"{game} lesson {lesson.id} names topics not in the game's list: {unknown}"
+        taught.update(lesson.topics)
+    assert set(topics) - taught == set(), f"{game}: no lesson teaches {sorted(set(topics) - taught)}"
+
+
+# The rules issue 17 found untaught, each with the lesson that teaches it and a try the engine refuses.
+UNTAUGHT_BEFORE = [
+    ("shoo", "answer", "a9-b8", "must answer the shoo"),
+    ("shoo", "hold", None, None),
+    ("sho", "blocked", "4:6", "bigger stack"),
+    ("shogammon", "drop-rules", "1:P*7d", "never a second own unpromoted pawn on a file"),
+    ("shogammon", "drop-rules", "1:P*5a", "never where the piece could not move"),
+    ("shogammon", "drop-rules", "1:P*6f", "drops go onto empty squares"),
+]
+
+
+@pytest.mark.parametrize(("game", "lesson_id", "refused", "reason"), UNTAUGHT_BEFORE)
+def test_the_rules_once_untaught_have_lessons(
+    game: str, lesson_id: str, refused: str | None, reason: str | None
+) -> None:
+    lesson = next(lesson for lesson in lessons_of(game) if lesson.id == lesson_id)
+    state = lesson.start(game)
+    right = [state.move_to_text(move) for move in state.legal_moves() if lesson.is_right(state, move)]
+    assert right
+    assert try_move(game, lesson, right[0])["right"]
+    if refused is not None and reason is not None:
+        answer = try_move(game, lesson, refused)
+        assert not answer["legal"] and reason in answer["message"], answer
 
 
 def test_a_lessons_verdicts_come_from_the_engine() -> None:

@@ -2,8 +2,9 @@
 
 Starts ``shogames serve`` on a fresh SQLite file and photographs, in Chromium: a rules page
 (``rules-<game>.png``), a lesson after a wrong try (``lesson-<game>.png``), a game on a phone
-(390×844) after a few moves (``phone-<game>.png``), and the analysis of a Shobu game between the computer's
-easy and hard levels in the record viewer (``analysis.png``).
+(390×844) after a few moves (``phone-<game>.png``), the analysis of a Shobu game between the computer's
+easy and hard levels in the record viewer (``analysis.png``), and a draw offer as the other player sees it
+(``draw-offer.png``).
 
 Usage: python docs/screenshots/take_learn_screenshots.py [game ...]   (needs Chromium: /usr/bin/chromium)
 """
@@ -114,6 +115,28 @@ def analysis(page: Page, base: str) -> None:
     page.screenshot(path=str(HERE / "analysis.png"), full_page=True)
 
 
+def draw_offer(base: str, browser: object) -> None:
+    """An online Shobu game after one turn each, as White sees Black's draw offer."""
+    created = httpx.post(
+        f"{base}/api/games",
+        json={
+            "game": "shobu",
+            "mode": "online",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+        },
+    ).json()
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    for text, token in (("BDa1-a3 WLb1-b3", tokens[0]), ("WLa4-a3 WDc4-c3", tokens[1])):
+        httpx.post(f"{base}/api/games/{created['id']}/moves", json={"move": text, "token": token})
+    httpx.post(f"{base}/api/games/{created['id']}/draw", json={"token": tokens[0]})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(base + created["seats"][1]["link"])
+    page.locator("#draw-accept").wait_for()
+    page.screenshot(path=str(HERE / "draw-offer.png"))
+    context.close()
+
+
 def main(games: list[str]) -> None:
     """Take every screenshot of the games named (all four by default)."""
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
@@ -131,6 +154,7 @@ def main(games: list[str]) -> None:
                     lesson(page, base, game)
                 phone(base, browser, game)
             analysis(page, base)
+            draw_offer(base, browser)
         finally:
             browser.close()
             server.terminate()

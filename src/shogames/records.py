@@ -42,7 +42,8 @@ at most once per record, and headers keep their order. The headers, in the order
   of team Sho resigns). Required.
 * ``Termination``: how the game ended: ``normal`` or ``length cap`` (from
   :meth:`State.termination <shogames.core.protocol.State.termination>`, which a game may extend),
-  ``resignation``, ``time forfeit``, ``abandoned``, or ``unterminated`` while Result is ``*``. Required.
+  ``resignation``, ``time forfeit``, ``abandoned``, ``agreement`` (a draw agreed by the two seats: equal
+  returns, ``1/2-1/2``), or ``unterminated`` while Result is ``*``. Required.
 * ``Seed``: the random seed the game was played with, a whole number. Optional.
 * ``TimeControl``: the time control, as free text. Optional.
 * ``Position``: the start position, in the game's position text
@@ -101,10 +102,12 @@ from shogames.core.registry import game_class, make
 from shogames.core.settings import parse_settings_text
 
 __all__ = [
+    "AGREEMENT",
     "FORFEIT_TERMINATIONS",
     "REQUIRED_HEADERS",
     "Record",
     "Replay",
+    "draw_result",
     "finish_record",
     "forfeit_result",
     "game_from_record",
@@ -123,6 +126,9 @@ REQUIRED_HEADERS: Final = ("Game", "Version", "Settings", "Date", "Result", "Ter
 
 FORFEIT_TERMINATIONS: Final = ("resignation", "time forfeit", "abandoned")
 """Terminations that end a game before its rules do; only these may give a result to an unfinished game."""
+
+AGREEMENT: Final = "agreement"
+"""The Termination of a game the seats agreed to draw before its rules ended it (equal returns)."""
 
 UNFINISHED: Final = "*"
 """The Result of a game that has no result (yet)."""
@@ -269,6 +275,15 @@ def forfeit_result(state: State[Any], loser: int) -> str:
     return _scores_text(_seat_scores(state.game, state.forfeit_returns(loser)))
 
 
+def draw_result(game: Game[Any]) -> str:
+    """The Result header of a game drawn by agreement (``1/2-1/2``).
+
+    Every seat gets the same return, the middle of the game's range.
+    """
+    middle = (game.min_utility + game.max_utility) / 2
+    return _scores_text(_seat_scores(game, [middle] * game.num_players))
+
+
 def _parse_result(text: str) -> list[Fraction] | None:
     """The scores of a Result value, ``None`` for ``*``; raises ValueError with a reason if malformed."""
     if text == UNFINISHED:
@@ -369,6 +384,8 @@ def finish_record(
       Sho the partners share the outcome (``0-1-0-1``). Termination ``resignation``.
     * ``termination`` replaces the Termination word: ``time forfeit`` or ``abandoned`` with ``resigned``,
       or ``abandoned`` alone for a game stopped with no result.
+    * ``termination`` ``agreement`` alone: the seats agreed a draw; every seat gets the same return
+      (:func:`draw_result`).
     * A state that is not terminal, with neither, leaves Result ``*`` and Termination ``unterminated``.
 
     Args:
@@ -403,9 +420,14 @@ def finish_record(
         record.headers["Result"] = forfeit_result(state, resigned)
         record.headers["Termination"] = word
         return
-    if termination not in (None, UNTERMINATED, "abandoned"):
+    if termination == AGREEMENT:
+        record.headers["Result"] = draw_result(game)
+        record.headers["Termination"] = AGREEMENT
+        return
+    if termination not in (None, UNTERMINATED, "abandoned", AGREEMENT):
         raise ValueError(
-            f"a game that is not over and has no loser can only be 'abandoned' or {UNTERMINATED!r}, "
+            f"a game that is not over and has no loser can only be 'abandoned', {AGREEMENT!r} or "
+            f"{UNTERMINATED!r}, "
             f"got {termination!r}"
         )
     record.headers["Result"] = UNFINISHED
@@ -782,10 +804,18 @@ def _check_ending(record: Record, game: Game[Any], state: State[Any]) -> None:
                 line=record.line_of("Termination"),
             )
         return
+    if termination == AGREEMENT:
+        if scores != _parse_result(draw_result(game)):
+            raise NotationError(
+                f"header Result is {result!r}, but a game drawn by agreement has {draw_result(game)!r}",
+                line=line,
+            )
+        return
     if termination not in FORFEIT_TERMINATIONS:
         raise NotationError(
             f"header Result is {result!r}, but the game is not over {after} and Termination is "
-            f"{termination!r}; expected Result '*', or a Termination of {', '.join(FORFEIT_TERMINATIONS)}",
+            f"{termination!r}; expected Result '*', or a Termination of {', '.join(FORFEIT_TERMINATIONS)}, "
+            f"or {AGREEMENT!r} with a draw",
             line=line,
         )
     if len(scores) != game.num_players:

@@ -14,11 +14,15 @@ Routes:
 * ``GET /api/games/{id}/positions/{ply}``: the position after a ply, to step through the game.
 * ``GET /api/games/{id}/record``: the game's record, to download.
 * ``POST /api/games/{id}/moves``, ``/resign``, ``/takeback``: act, with ``{"token": ...}``.
+* ``POST /api/games/{id}/draw`` with ``{"token": ..., "accept": null|true|false}``: offer a draw (null),
+  accept the other seat's offer (true), or decline it or withdraw one's own (false); two-player games only
+  (:meth:`GameService.draw`).
 * ``POST /api/records/replay``: check a record, in a worker process, and return its moves and a window of
   its positions, for the viewer (:mod:`shogames.server.record_view`).
 * ``WS /ws/games/{id}?since=VERSION``: the snapshot now (unless the client has ``VERSION`` already)
   and after every event. A client may also send ``{"type": "move", "move": ..., "token": ...,
-  "version": ...}``, ``resign`` or ``takeback``; a refusal comes back to it alone as
+  "version": ...}``, ``resign``, ``takeback`` or ``draw`` (with ``accept`` as above); a refusal comes
+  back to it alone as
   ``{"type": "error", "status": ..., "message": ...}``.
 
 Every refusal is a JSON ``{"error": message}`` with a 4xx status and leaves the game as it was; an unknown
@@ -140,11 +144,14 @@ class NewGame(BaseModel):
 
 
 class Action(BaseModel):
-    """A move, resignation or takeback, with the secret token of the seat that acts."""
+    """A move, resignation, takeback or draw answer, with the secret token of the seat that acts."""
 
     token: str | None = Field(default=None, max_length=64)
     move: str | None = Field(default=None, max_length=200)
     version: int | None = None
+    accept: bool | None = Field(
+        default=None, description="for /draw: null offers, true accepts, false declines or withdraws"
+    )
 
 
 class RecordText(BaseModel):
@@ -477,6 +484,11 @@ def create_app(
         service = service_of(request)
         return service.snapshot(await service.takeback(game_id, body.token))
 
+    @app.post("/api/games/{game_id}/draw")
+    async def post_draw(request: Request, game_id: str, body: Action) -> dict[str, Any]:
+        service = service_of(request)
+        return service.snapshot(await service.draw(game_id, body.token, body.accept))
+
     @app.post("/api/records/replay")
     async def replay_record(request: Request, body: RecordText) -> Any:
         if len(body.record) > MAX_RECORD_BYTES:
@@ -638,11 +650,16 @@ async def _act(websocket: WebSocket, service: GameService, game_id: str, message
         await service.resign(game_id, token)
     elif kind == "takeback":
         await service.takeback(game_id, token)
+    elif kind == "draw":
+        accept = message.get("accept")
+        if accept is not None and not isinstance(accept, bool):
+            raise ServiceError(400, "'accept' must be true, false or null (to offer a draw)")
+        await service.draw(game_id, token, accept)
     elif kind == "ping":
         await websocket.send_json({"type": "pong"})
     else:
         shown = repr(kind)[:40] if isinstance(kind, str) or kind is None else type(kind).__name__
-        raise ServiceError(400, f"unknown message type {shown}; types: move, resign, takeback, ping")
+        raise ServiceError(400, f"unknown message type {shown}; types: move, resign, takeback, draw, ping")
 
 
 DATABASE_VARIABLE = "SHOGAMES_DATABASE_URL"

@@ -63,6 +63,8 @@ class GameRow(Base):
     turn_started: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
     deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     waiting: Mapped[str | None] = mapped_column(String(8), index=True)
+    draw_offer: Mapped[int | None] = mapped_column(Integer)
+    """The seat that offers a draw, until the other seat answers or moves; ``None`` when none is offered."""
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 

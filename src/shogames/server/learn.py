@@ -24,7 +24,9 @@ class's module), so a game installed from another package brings its own:
     ``goal`` (``"win"``: any move that wins at once; ``"moves"``: one of ``moves``; ``"starts"``: a move
     whose text starts with one of ``moves``), ``success`` (said
     after a right move), ``wrong`` (said after a legal move that misses the point) and optionally
-    ``[lesson.tries]``, explanations of particular wrong moves by their text.
+    ``[lesson.tries]``, explanations of particular wrong moves by their text; ``topics`` names the rules
+    the lesson teaches. A ``[topics]`` table (topic id = the rule in a line) lists every rule of the
+    game's default ruleset; together the lessons cover it (``tests/test_learn.py`` checks).
 
 Routes (an :class:`fastapi.APIRouter` the app includes):
 
@@ -312,6 +314,8 @@ class Lesson:
     settings: str = ""
     moves: tuple[str, ...] = ()
     tries: dict[str, str] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()
+    """The rules it teaches: ids of the game's rule topics (:func:`rule_topics`)."""
 
     def start(self, game_id: str) -> State[Any]:
         """The lesson's position.
@@ -350,9 +354,27 @@ def _lessons_of(path: Path, mtime: float) -> tuple[Lesson, ...]:
             settings=entry.get("settings", ""),
             moves=tuple(entry.get("moves", ())),
             tries=dict(entry.get("tries", {})),
+            topics=tuple(entry.get("topics", ())),
         )
         for entry in data.get("lesson", [])
     )
+
+
+@functools.cache
+def _topics_of(path: Path, mtime: float) -> dict[str, str]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {str(key): str(value) for key, value in data.get("topics", {}).items()}
+
+
+def rule_topics(game_id: str) -> dict[str, str]:
+    """Every rule of a game's default ruleset: topic id -> the rule in a line.
+
+    They are the ``[topics]`` table of its ``lessons.toml``; empty if the game has no lessons.
+    """
+    path = _guide_file(game_id, "lessons.toml")
+    if path is None:
+        return {}
+    return _topics_of(path, path.stat().st_mtime)
 
 
 def lessons_of(game_id: str) -> tuple[Lesson, ...]:
@@ -375,6 +397,7 @@ def lesson_view(game_id: str, lesson: Lesson) -> dict[str, Any]:
             for block in guide_html(game_id, lesson.text)
         ],
         "task": lesson.task,
+        "topics": [rule_topics(game_id).get(topic, topic) for topic in lesson.topics],
         "view": views_for(game_id).position_view(state),
         "names": list(game.player_names),
         "to_move": state.to_move,

@@ -57,6 +57,7 @@ from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import make
 from shogames.core.settings import parse_settings_text
 from shogames.records import (
+    AGREEMENT,
     Record,
     finish_record,
     result_for,
@@ -264,6 +265,8 @@ class LiveGame:
     """The snapshot without its clock, and the version it was made at."""
     notes: list[tuple[State[Any], str | None]] = field(default_factory=list)
     """Each move's note with the state after it, computed once (:meth:`GameService._notes`)."""
+    draw_offer: int | None = None
+    """The seat that offers a draw, until the other seat answers it or moves (:meth:`GameService.draw`)."""
 
     @property
     def state(self) -> State[Any]:
@@ -348,6 +351,8 @@ class _Change:
     move_clocks: list[int | None] = field(default_factory=list)
     truncate_to: int | None = None
     """For a takeback: the number of moves kept."""
+    draw_offer: int | None = None
+    """The seat that offers a draw after the change (``None``: no offer stands)."""
 
 
 class GameService:
@@ -789,6 +794,7 @@ class GameService:
             live.movers.append(move_row.seat)
         live.version = row.version
         live.status, live.result, live.termination = row.status, row.result, row.termination
+        live.draw_offer = row.draw_offer
         live.clock_ms = list(row.clock_ms) if row.clock_ms is not None else None
         live.turn_started = _aware(row.turn_started)
         live.updated_at = _aware(row.updated_at) or live.updated_at
@@ -910,6 +916,71 @@ class GameService:
         self._after_event(live)
         return live
 
+    async def draw(self, game_id: str, token: str | None, accept: bool | None = None) -> LiveGame:
+        """Offer, accept, decline or withdraw a draw, for the seat of ``token`` in a two-player game.
+
+        ``accept`` ``None`` offers a draw (or, if the other seat already offers one, accepts it, as on
+        lichess); ``True`` accepts the other seat's offer, and the game ends drawn (every seat the same
+        return, Termination ``agreement``); ``False`` declines the other seat's offer or withdraws one's
+        own. An offer also lapses when the offerer's opponent moves. Each change is an event with a new
+        version. A computer player declines every offer at once (a notice says so; nothing is stored).
+
+        Raises:
+            ServiceError: no such game (404), a missing or wrong token (403); a game of more than two
+                seats, a finished game, an offer already made, or no offer to answer (409).
+        """
+        live = await self.get(game_id)
+        async with live.lock:
+            seat = self._person_seat(live, token)
+            await self._sync(live)
+            if live.game.num_players != 2:
+                raise ServiceError(
+                    409, f"draw offers are for two-player games; this one has {live.game.num_players} seats"
+                )
+            if not live.is_active:
+                raise ServiceError(
+                    409, f"the game is over: {result_text(live.game, live.result, live.termination)}"
+                )
+            other = live.seats[1 - seat.seat]
+            offer = live.draw_offer
+            if accept is None and offer == seat.seat:
+                raise ServiceError(409, f"{seat.name} already offers a draw; {other.name} has not answered")
+            if accept is True and offer != other.seat:
+                raise ServiceError(409, f"{other.name} offers no draw to accept")
+            if accept is False and offer is None:
+                raise ServiceError(409, "no draw is offered, so there is none to decline or withdraw")
+            if accept is None and offer is None and other.kind == AI:
+                live.notice = f"{other.name} declines the draw offer."
+                live.cached = None
+                self._publish(live)
+                return live
+            try:
+                if accept is not False and offer == other.seat:
+                    if await self._flag_if_late(live):
+                        raise ServiceError(409, "time ran out before the draw was agreed; the game is over")
+                    await self._finish(live, resigned=None, termination=AGREEMENT)
+                    if live.ai_task is not None:
+                        live.ai_task.cancel()
+                        live.ai_task = None
+                else:
+                    await self._commit(live, self._offer_change(live, seat.seat if accept is None else None))
+            except _StaleError:
+                raise ServiceError(409, "the game changed meanwhile; reload it") from None
+        self._after_event(live)
+        return live
+
+    def _offer_change(self, live: LiveGame, offer: int | None) -> _Change:
+        """A change that only sets (or clears) the standing draw offer."""
+        return _Change(
+            moves=[],
+            clock_ms=live.clock_ms,
+            turn_started=live.turn_started,
+            status=live.status,
+            result=live.result,
+            termination=live.termination,
+            draw_offer=offer,
+        )
+
     async def takeback(self, game_id: str, token: str | None) -> LiveGame:
         """Take back the token's seat's last move, and every move after it, against the computer or hot-seat.
 
@@ -999,6 +1070,7 @@ class GameService:
             "termination": live.termination,
             "result_text": result_text(game, live.result, live.termination),
             "notice": live.notice,
+            "draw_offer": live.draw_offer if live.is_active else None,
             "seats": [
                 {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "agent": seat.agent}
                 for seat in live.seats
@@ -1121,7 +1193,11 @@ class GameService:
         status, result, termination = live.status, live.result, live.termination
         if moves and state.is_terminal():
             status, result, termination = "finished", result_for(state), state.termination() or "normal"
-        return _Change(moves, clock, turn_started, status, result, termination, move_clocks)
+        # A draw offer stands until the offerer's opponent moves (that move declines it) or the game ends.
+        offer = live.draw_offer
+        if offer is not None and (status != "active" or any(mover != offer for _, mover in played)):
+            offer = None
+        return _Change(moves, clock, turn_started, status, result, termination, move_clocks, draw_offer=offer)
 
     def _deadline_after(self, live: LiveGame, change: _Change, state: State[Any]) -> datetime.datetime | None:
         control, mover = live.time_control, state.to_move
@@ -1162,6 +1238,7 @@ class GameService:
                 updated_at=now,
                 deadline=self._deadline_after(live, change, state),
                 waiting=_waiting_of(live, change.status, state),
+                draw_offer=change.draw_offer,
             )
         )
         if getattr(result, "rowcount", 1) != 1:
@@ -1221,13 +1298,16 @@ class GameService:
         live.clock_ms = change.clock_ms
         live.turn_started = change.turn_started
         live.status, live.result, live.termination = change.status, change.result, change.termination
+        live.draw_offer = change.draw_offer
         live.updated_at = self.now()
         if change.moves or change.truncate_to is not None:
             live.notice = None
         self._publish(live)
 
-    async def _finish(self, live: LiveGame, *, resigned: int, termination: str) -> None:
-        """End an unfinished game by resignation or loss on time of ``resigned``; call with the lock held.
+    async def _finish(self, live: LiveGame, *, resigned: int | None, termination: str) -> None:
+        """End an unfinished game by resignation, loss on time or an agreed draw; call with the lock held.
+
+        ``resigned`` is the seat that resigned or lost on time; ``None`` with termination ``agreement``.
 
         The clocks keep the time actually left: the running clock is charged up to now, and the seat that
         lost on time has none. A clock of moves (:data:`PER_MOVE`) then stores each seat's time too.
@@ -1241,7 +1321,7 @@ class GameService:
         deadline = self._deadline(live)
         if deadline is not None and clock is not None:
             clock[deadline[0]] = max(0, int((deadline[1] - self.now()).total_seconds() * 1000))
-        if termination == "time forfeit" and clock is not None:
+        if termination == "time forfeit" and clock is not None and resigned is not None:
             clock[resigned] = 0
         change = _Change(
             moves=[],
@@ -1495,4 +1575,5 @@ def _live_from_row(row: GameRow) -> LiveGame:
         moves=moves,
         texts=[m.text for m in row.moves],
         movers=[m.seat for m in row.moves],
+        draw_offer=row.draw_offer,
     )

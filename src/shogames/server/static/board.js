@@ -34,6 +34,39 @@ export function drawBoard(container, renderer, view, options) {
   }
 }
 
+// The smallest tap target on a touch screen, in CSS pixels (Apple's and WCAG's 44).
+export const TAP_SIZE = 44;
+
+// Which target a click or tap on a board means. A click on a selectable (or selected) target means it. A
+// tap on a touch screen elsewhere means the selectable target whose area, grown to TAP_SIZE square around
+// its centre, holds the tap (the nearest centre where several do): on a phone every possible next click is
+// at least 44 px, even where the board draws it smaller (Sho's shells, Shogammon's squares). Otherwise the
+// clicked target, if any.
+export function tapTarget(container, event) {
+  const hit = event.target.closest?.("[data-target]") ?? null;
+  if (hit && (hit.classList.contains("selectable") || hit.classList.contains("selected"))) {
+    return hit.getAttribute("data-target");
+  }
+  const touch = event.pointerType === "touch" || matchMedia("(pointer: coarse)").matches;
+  if (touch) {
+    let best = null;
+    let bestDistance = Infinity;
+    for (const element of container.querySelectorAll("[data-target].selectable")) {
+      const box = element.getBoundingClientRect();
+      const dx = Math.abs(event.clientX - (box.left + box.width / 2));
+      const dy = Math.abs(event.clientY - (box.top + box.height / 2));
+      if (dx > Math.max(box.width, TAP_SIZE) / 2 || dy > Math.max(box.height, TAP_SIZE) / 2) continue;
+      const distance = Math.hypot(dx, dy);
+      if (distance < bestDistance) {
+        best = element;
+        bestDistance = distance;
+      }
+    }
+    if (best) return best.getAttribute("data-target");
+  }
+  return hit ? hit.getAttribute("data-target") : null;
+}
+
 export function text(tag, content, className) {
   const element = document.createElement(tag);
   element.textContent = content;

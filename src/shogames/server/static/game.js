@@ -1,6 +1,7 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
 import { rememberGame } from "/static/mygames.js";
+import { playSound, setSound, soundOn } from "/static/sound.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
@@ -24,6 +25,10 @@ let selection = []; // targets clicked so far
 let orientation = null;
 let sending = false;
 const mySeats = new Map(); // seat number -> token
+let animateNext = false; // the next drawing shows a move that just arrived (a short fade-in)
+const soundSwitch = document.getElementById("sound");
+soundSwitch.checked = soundOn();
+soundSwitch.addEventListener("change", () => setSound(soundSwitch.checked));
 
 // --- Tokens: from the link's fragment (#token=...), kept for this tab so a reload keeps them. ---
 function fragmentTokens() {
@@ -86,6 +91,13 @@ function accept(data) {
   if (snap && data.ply < snap.ply) stepCache.clear();
   const moved = !snap || data.version !== snap.version;
   if (moved) announce(data, snap ? snap.ply : 0);
+  if (snap && data.ply > snap.ply) animateNext = true;
+  if (snap && (data.ply > snap.ply || (snap.status === "active" && data.status !== "active"))) {
+    // The count of sounds played is kept on the switch, for whoever wants to know (the browser tests).
+    if (playSound(data.status !== "active" ? "end" : "move")) {
+      soundSwitch.dataset.played = String(Number(soundSwitch.dataset.played ?? 0) + 1);
+    }
+  }
   if (snap && snap.status === "active" && data.status !== "active" && mySeats.size > 0) rememberGame(data, mySeats);
   snap = data;
   receivedAt = performance.now();
@@ -156,8 +168,8 @@ async function play(moveText) {
 }
 
 boardElement.addEventListener("click", (event) => {
-  const element = event.target.closest("[data-target]");
-  if (element) clickTarget(element.getAttribute("data-target"));
+  const target = tapTarget(boardElement, event);
+  if (target) clickTarget(target);
 });
 
 // --- Drawing. ---
@@ -189,6 +201,9 @@ function render() {
     selectable: [...next].filter((target) => !target.startsWith("opt:")),
     selected: selection,
   });
+  // The squares of a move that just arrived fade in once (not again when the board is redrawn for a click).
+  boardElement.classList.toggle("animate", animateNext && live);
+  animateNext = false;
   boardElement.classList.toggle("my-turn", mine);
   // Choices that are not on the board (promote, hush, which die) are buttons.
   choices.replaceChildren();
@@ -217,6 +232,7 @@ function render() {
   const colours = seatColours(snap.position).map((colour) => colour.fill);
   drawMoves(moveList, snap.moves, seatLabels(), live ? snap.ply : viewPly, stepTo, colours);
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
+  drawDrawOffer();
   document.getElementById("analyse-link").hidden = snap.status === "active";
   document.getElementById("rematch").hidden = !(snap.status !== "active" && mySeats.size > 0 && snap.mode !== "online");
   // Help for learners, never online (it would help one player against another).
@@ -231,6 +247,43 @@ function render() {
     takebackSeat() !== undefined
   );
 }
+
+// A draw offer (two-player games): offer it, or answer the other seat's (accept, decline), or withdraw it.
+function drawSeatForOffer() {
+  // Who offers from this screen: the seat to move if it is ours (hot-seat), else our seat.
+  return mySeats.has(snap.to_move) ? snap.to_move : [...mySeats.keys()][0];
+}
+
+function drawDrawOffer() {
+  const active = snap.status === "active" && snap.seats.length === 2;
+  const offer = active ? snap.draw_offer : null;
+  const canAnswer = offer !== null && mySeats.has(1 - offer);
+  const canWithdraw = offer !== null && mySeats.has(offer) && !canAnswer;
+  document.getElementById("offer-draw").hidden = !(active && mySeats.size > 0 && offer === null);
+  const box = document.getElementById("draw-offer");
+  box.hidden = offer === null;
+  if (offer === null) return;
+  document.getElementById("draw-offer-text").textContent = canWithdraw
+    ? "You offer a draw."
+    : `${snap.game.players[offer]} (${seatName(offer)}) offers a draw.`;
+  document.getElementById("draw-accept").hidden = !canAnswer;
+  document.getElementById("draw-decline").hidden = !canAnswer;
+  document.getElementById("draw-withdraw").hidden = !canWithdraw;
+}
+
+async function answerDraw(seat, acceptIt) {
+  showMessage("");
+  try {
+    accept(await api(`/api/games/${gameId}/draw`, { token: mySeats.get(seat), accept: acceptIt }));
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+document.getElementById("offer-draw").addEventListener("click", () => answerDraw(drawSeatForOffer(), null));
+document.getElementById("draw-accept").addEventListener("click", () => answerDraw(1 - snap.draw_offer, true));
+document.getElementById("draw-decline").addEventListener("click", () => answerDraw(1 - snap.draw_offer, false));
+document.getElementById("draw-withdraw").addEventListener("click", () => answerDraw(snap.draw_offer, false));
 
 // "Show legal moves": every legal move in notation; clicking one plays it.
 function drawLegalList(show) {

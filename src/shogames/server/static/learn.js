@@ -1,7 +1,7 @@
 // The lessons page: one idea at a time, then a move on a live board. The page knows no rules: it offers
 // the legal moves' clicks the server sent, and every verdict (illegal, legal but not it, right) comes
 // from the server, which asks the engine. Progress is kept in this browser (localStorage).
-import { drawBoard, loadRenderer, text } from "/static/board.js";
+import { drawBoard, loadRenderer, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("learn");
 const gameId = root.dataset.game;
@@ -69,6 +69,8 @@ function open(id) {
     }
   }
   document.getElementById("lesson-task").textContent = lesson.task;
+  const topics = lesson.topics ?? [];
+  document.getElementById("lesson-topics").textContent = topics.length ? `Rules taught here: ${topics.join("; ")}.` : "";
   verdict.textContent = "";
   verdict.className = "verdict";
   nextButton.hidden = true;
@@ -157,8 +159,8 @@ async function attempt(moveText) {
 }
 
 boardElement.addEventListener("click", (event) => {
-  const element = event.target.closest("[data-target]");
-  if (element) click(element.getAttribute("data-target"));
+  const target = tapTarget(boardElement, event);
+  if (target) click(target);
 });
 document.getElementById("again").addEventListener("click", () => {
   verdict.textContent = "";
