@@ -1,7 +1,8 @@
 """The game service under faults: restarts, downtime, failing computer players, memory, several processes.
 
-Each test drives :class:`GameService` directly on a real SQLite file, with time moved by hand where it
-matters; the same scenarios through a real server process are in ``test_durability.py``.
+Each test drives :class:`GameService` directly on a real database, a SQLite file and then PostgreSQL (the
+``database_url`` fixture), with time moved by hand where it matters; the same scenarios through a real
+server process are in ``test_durability.py`` and ``test_multiprocess.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import asyncio
 import datetime
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,16 +30,14 @@ from shogames.server.service import (
     TimeControl,
 )
 
-
-def url_of(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+_MIGRATED: set[str] = set()
 
 
-async def service_on(tmp_path: Path, **options: Any) -> GameService:
+async def service_on(url: str, **options: Any) -> GameService:
     """A service on the test's database (migrated on first use); no sweep unless asked for."""
-    url = url_of(tmp_path)
-    if not (tmp_path / "games.db").exists():
+    if url not in _MIGRATED:
         await asyncio.to_thread(migrate, url)
+        _MIGRATED.add(url)
     _, sessions = open_database(url)
     options.setdefault("sweep_seconds", 0)
     options.setdefault("rng", random.Random(7))
@@ -71,9 +69,9 @@ async def play_first(service: GameService, game_id: str) -> None:
 # --- Dice due at start-up (findings, server defect 1) ----------------------------------------------------
 
 
-def test_a_move_and_the_dice_after_it_are_one_event(tmp_path: Path) -> None:
+def test_a_move_and_the_dice_after_it_are_one_event(database_url: str) -> None:
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         live = await service.create("sho", settings="players=2", seats=persons(2))
         version = live.version
         await play_first(service, live.id)
@@ -85,11 +83,11 @@ def test_a_move_and_the_dice_after_it_are_one_event(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game, settings", [("sho", "players=2"), ("shogammon", ""), ("shoo", "")])
-def test_dice_due_at_a_restart_are_thrown(tmp_path: Path, game: str, settings: str) -> None:
+def test_dice_due_at_a_restart_are_thrown(database_url: str, game: str, settings: str) -> None:
     """The reproduction of the findings: a kill left the dice unthrown; a restart must throw them."""
 
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         live = await service.create(game, settings=settings, seats=persons(2))
         while live.movers[-1] != CHANCE:
             await play_first(service, live.id)
@@ -104,7 +102,7 @@ def test_dice_due_at_a_restart_are_thrown(tmp_path: Path, game: str, settings: s
                 update(GameRow).where(GameRow.id == live.id).values(version=GameRow.version - 1, waiting=None)
             )
 
-        restarted = await service_on(tmp_path)
+        restarted = await service_on(database_url)
         await restarted.start()
         again = await restarted.get(live.id)
         assert again.state.to_move not in (None, CHANCE), "the dice were thrown at start-up"
@@ -125,11 +123,11 @@ def func_max_ply() -> Any:
 
 @pytest.mark.parametrize("control", [TimeControl(PER_MOVE, limit_ms=60_000), TimeControl(FISCHER, 60_000, 0)])
 def test_the_servers_downtime_is_not_charged_to_the_player_to_move(
-    tmp_path: Path, control: TimeControl
+    database_url: str, control: TimeControl
 ) -> None:
     async def scenario() -> None:
         clock = Clock()
-        service = await service_on(tmp_path, now=clock)
+        service = await service_on(database_url, now=clock)
         await service.start()
         live = await service.create("shobu", seats=persons(2), time_control=control)
         for _ in range(2):  # each seat's first move is untimed (tests/test_clocks.py)
@@ -139,7 +137,7 @@ def test_the_servers_downtime_is_not_charged_to_the_player_to_move(
         clock.advance(20)  # White thinks for 20 s, then the server dies...
         await service.sweep()  # (its last sign of life)
         clock.advance(3600)  # ...and is down for an hour
-        restarted = await service_on(tmp_path, now=clock)
+        restarted = await service_on(database_url, now=clock)
         await restarted.start()
         again = await restarted.get(live.id)
         assert again.is_active, f"the game was lost to the downtime: {again.termination}"
@@ -154,10 +152,10 @@ def test_the_servers_downtime_is_not_charged_to_the_player_to_move(
     asyncio.run(scenario())
 
 
-def test_a_restart_without_downtime_changes_no_clock(tmp_path: Path) -> None:
+def test_a_restart_without_downtime_changes_no_clock(database_url: str) -> None:
     async def scenario() -> None:
         clock = Clock()
-        service = await service_on(tmp_path, now=clock)
+        service = await service_on(database_url, now=clock)
         await service.start()
         live = await service.create(
             "shobu", seats=persons(2), time_control=TimeControl(PER_MOVE, limit_ms=60_000)
@@ -167,7 +165,7 @@ def test_a_restart_without_downtime_changes_no_clock(tmp_path: Path) -> None:
         clock.advance(30)
         await service.sweep()
         clock.advance(0.5)
-        restarted = await service_on(tmp_path, now=clock)
+        restarted = await service_on(database_url, now=clock)
         await restarted.start()
         left = restarted.snapshot(await restarted.get(live.id))["clock"]["move_left_ms"]
         assert 29_000 <= left <= 29_500, left
@@ -176,10 +174,10 @@ def test_a_restart_without_downtime_changes_no_clock(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_the_sweep_marks_the_service_alive_and_flags_late_players(tmp_path: Path) -> None:
+def test_the_sweep_marks_the_service_alive_and_flags_late_players(database_url: str) -> None:
     async def scenario() -> None:
         clock = Clock()
-        service = await service_on(tmp_path, now=clock)
+        service = await service_on(database_url, now=clock)
         await service.start()
         live = await service.create(
             "shobu", seats=persons(2), time_control=TimeControl(PER_MOVE, limit_ms=5_000)
@@ -219,9 +217,11 @@ def test_the_sweep_marks_the_service_alive_and_flags_late_players(tmp_path: Path
         ("nosuchagent", "unknown agent"),
     ],
 )
-def test_agent_specs_past_the_limits_are_refused_with_reasons(tmp_path: Path, spec: str, words: str) -> None:
+def test_agent_specs_past_the_limits_are_refused_with_reasons(
+    database_url: str, spec: str, words: str
+) -> None:
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         with pytest.raises(ServiceError) as refused:
             await service.create("shobu", seats=[SeatRequest(PERSON), SeatRequest(AI, agent=spec)])
         assert refused.value.status == 400 and words in refused.value.message, refused.value.message
@@ -230,9 +230,9 @@ def test_agent_specs_past_the_limits_are_refused_with_reasons(tmp_path: Path, sp
     asyncio.run(scenario())
 
 
-def test_levels_and_bounded_specs_are_accepted(tmp_path: Path) -> None:
+def test_levels_and_bounded_specs_are_accepted(database_url: str) -> None:
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         for spec in (
             "hard",
             "random",
@@ -247,13 +247,13 @@ def test_levels_and_bounded_specs_are_accepted(tmp_path: Path) -> None:
 
 
 def test_a_failing_computer_player_does_not_leave_its_game_stuck(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def broken(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
         raise RuntimeError("out of memory")
 
     async def scenario() -> None:
-        service = await service_on(tmp_path, think=broken)
+        service = await service_on(database_url, think=broken)
         live = await service.create("shobu", seats=[SeatRequest(AI, agent="hard"), SeatRequest(PERSON)])
         for _ in range(100):
             if live.moves:
@@ -270,7 +270,7 @@ def test_a_failing_computer_player_does_not_leave_its_game_stuck(
     assert any("out of memory" in record.getMessage() for record in caplog.records)
 
 
-def test_a_computer_player_past_its_time_is_abandoned(tmp_path: Path) -> None:
+def test_a_computer_player_past_its_time_is_abandoned(database_url: str) -> None:
     from shogames.server.service import ComputerLimits
 
     async def stuck(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
@@ -279,7 +279,7 @@ def test_a_computer_player_past_its_time_is_abandoned(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         limits = ComputerLimits(max_seconds=0.1, grace_seconds=0.1)
-        service = await service_on(tmp_path, think=stuck, limits=limits)
+        service = await service_on(database_url, think=stuck, limits=limits)
         live = await service.create("shobu", seats=[SeatRequest(AI, agent="random"), SeatRequest(PERSON)])
         for _ in range(100):
             if live.moves:
@@ -291,18 +291,18 @@ def test_a_computer_player_past_its_time_is_abandoned(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_the_sweep_takes_over_a_computer_player_nobody_drives(tmp_path: Path) -> None:
+def test_the_sweep_takes_over_a_computer_player_nobody_drives(database_url: str) -> None:
     async def never(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
         await asyncio.sleep(3600)
         raise AssertionError("never")
 
     async def scenario() -> None:
         clock = Clock()
-        dead = await service_on(tmp_path, now=clock, think=never)
+        dead = await service_on(database_url, now=clock, think=never)
         live = await dead.create("shobu", seats=[SeatRequest(PERSON), SeatRequest(AI, agent="random")])
         await play_first(dead, live.id)  # the computer is to move, and its process dies thinking
         await finish(dead)
-        survivor = await service_on(tmp_path, now=clock)
+        survivor = await service_on(database_url, now=clock)
         await survivor.sweep()
         assert (await survivor.get(live.id)).state.to_move == 1, (
             "too early: the other process may be thinking"
@@ -323,9 +323,9 @@ def test_the_sweep_takes_over_a_computer_player_nobody_drives(tmp_path: Path) ->
 # --- Memory (defect 6) ------------------------------------------------------------------------------
 
 
-def test_idle_and_finished_games_leave_memory_and_come_back(tmp_path: Path) -> None:
+def test_idle_and_finished_games_leave_memory_and_come_back(database_url: str) -> None:
     async def scenario() -> None:
-        service = await service_on(tmp_path, idle_seconds=0.2, finished_seconds=0.0)
+        service = await service_on(database_url, idle_seconds=0.2, finished_seconds=0.0)
         done = await service.create("shobu", seats=persons(2))
         await service.resign(done.id, done.seats[0].token)
         playing = await service.create("shobu", seats=persons(2))
@@ -344,9 +344,9 @@ def test_idle_and_finished_games_leave_memory_and_come_back(tmp_path: Path) -> N
     asyncio.run(scenario())
 
 
-def test_looking_up_unknown_games_leaves_nothing_behind(tmp_path: Path) -> None:
+def test_looking_up_unknown_games_leaves_nothing_behind(database_url: str) -> None:
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         for number in range(200):
             with pytest.raises(ServiceError) as missing:
                 await service.get(f"nosuch{number}")
@@ -362,10 +362,10 @@ def test_looking_up_unknown_games_leaves_nothing_behind(tmp_path: Path) -> None:
 # --- Two processes on one database (scale past one process) ----------------------------------------------
 
 
-def test_two_services_on_one_database_accept_one_of_racing_moves_and_stay_coherent(tmp_path: Path) -> None:
+def test_two_services_on_one_database_accept_one_of_racing_moves_and_stay_coherent(database_url: str) -> None:
     async def scenario() -> None:
-        one = await service_on(tmp_path, shared=True)
-        two = await service_on(tmp_path, shared=True)
+        one = await service_on(database_url, shared=True)
+        two = await service_on(database_url, shared=True)
         live = await one.create("shobu", seats=persons(2))
         black, white = (seat.token for seat in live.seats)
         await two.get(live.id)  # both processes hold a copy
@@ -390,10 +390,10 @@ def test_two_services_on_one_database_accept_one_of_racing_moves_and_stay_cohere
     asyncio.run(scenario())
 
 
-def test_a_takeback_in_one_process_is_seen_by_the_other(tmp_path: Path) -> None:
+def test_a_takeback_in_one_process_is_seen_by_the_other(database_url: str) -> None:
     async def scenario() -> None:
-        one = await service_on(tmp_path, shared=True)
-        two = await service_on(tmp_path, shared=True)
+        one = await service_on(database_url, shared=True)
+        two = await service_on(database_url, shared=True)
         live = await one.create("shobu", seats=[SeatRequest(PERSON), SeatRequest(AI, agent="random")])
         token = live.seats[0].token
         await one.play(live.id, first_move(live.state), token)
@@ -410,12 +410,12 @@ def test_a_takeback_in_one_process_is_seen_by_the_other(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_a_database_that_does_not_answer_is_a_503_that_changes_nothing(tmp_path: Path) -> None:
+def test_a_database_that_does_not_answer_is_a_503_that_changes_nothing(database_url: str) -> None:
     """Under a load past the connection pool, a request waited 30 s and then broke its WebSocket (1011)."""
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     async def scenario() -> None:
-        service = await service_on(tmp_path)
+        service = await service_on(database_url)
         live = await service.create("shobu", seats=persons(2))
         sessions = service.sessions
 
@@ -430,5 +430,21 @@ def test_a_database_that_does_not_answer_is_a_503_that_changes_nothing(tmp_path:
         service.sessions = sessions
         await play_first(service, live.id)
         await finish(service)
+
+    asyncio.run(scenario())
+
+
+def test_processes_starting_together_on_a_new_database_all_start(database_url: str) -> None:
+    """Four workers starting at once each added the service clock's row: all but one failed to start."""
+
+    async def scenario() -> None:
+        first = await service_on(database_url)
+        async with first.sessions() as session, session.begin():
+            await session.execute(delete(ServiceClockRow))  # as a database that never had the row
+        services = [first] + [await service_on(database_url) for _ in range(3)]
+        await asyncio.gather(*(service.start() for service in services))
+        async with first.sessions() as session:
+            assert len((await session.scalars(select(ServiceClockRow))).all()) == 1
+        await finish(*services)
 
     asyncio.run(scenario())

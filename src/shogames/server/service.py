@@ -46,6 +46,7 @@ from sqlalchemy import delete as sql_delete
 from sqlalchemy import exc as sql_errors
 from sqlalchemy import func, insert, select, update
 from sqlalchemy import text as sql_text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -490,8 +491,13 @@ class GameService:
         credited = 0
         async with self._transaction() as session:
             row = await session.get(ServiceClockRow, 1, with_for_update=True)
-            if row is None:
-                session.add(ServiceClockRow(id=1, alive_at=now))
+            if row is None:  # the migration adds the row; a database that lost it gets it back
+                await session.execute(
+                    insert(ServiceClockRow.__table__).prefix_with("OR IGNORE")  # type: ignore[arg-type]
+                    if self.dialect == "sqlite"
+                    else pg_insert(ServiceClockRow.__table__).on_conflict_do_nothing(),  # type: ignore[arg-type]
+                    {"id": 1, "alive_at": now},
+                )
                 return
             alive_at = _aware(row.alive_at) or now
             row.alive_at = now

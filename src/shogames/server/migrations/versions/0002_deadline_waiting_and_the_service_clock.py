@@ -7,6 +7,8 @@ Create Date: 2026-11-24 05:00:00.000000
 
 from __future__ import annotations
 
+import datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -23,12 +25,14 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("waiting", sa.String(length=8), nullable=True))
         batch_op.create_index(batch_op.f("ix_games_deadline"), ["deadline"], unique=False)
         batch_op.create_index(batch_op.f("ix_games_waiting"), ["waiting"], unique=False)
-    op.create_table(
+    service_clock = op.create_table(
         "service_clock",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("alive_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
+    # The one row exists from the start, so that server processes starting together never race to add it.
+    op.bulk_insert(service_clock, [{"id": 1, "alive_at": datetime.datetime.now(datetime.UTC)}])
 
 
 def downgrade() -> None:
