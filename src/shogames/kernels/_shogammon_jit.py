@@ -1,0 +1,586 @@
+# mypy: ignore-errors
+# (numba compiles this module: its scalars are numpy's int64/float64, which mypy's int does not model.)
+"""The compiled half of the Shogammon kernel: numba functions over one int64 array per state.
+
+State array (int64, :data:`SIZE` long)::
+
+    LOWER .. +80   each square's single piece or the bottom of its point (signed: Black > 0)
+    UPPER .. +80   the top of a point, else 0
+    HANDS .. +15   pieces in hand, ``8 * colour + kind``
+    SIDE  the side to move    NDICE  dice left (0 before the roll)    DIE0, DIE1  the dice left, increasing
+    TURNS  turns completed    PLY  plies    WINNER  the side that took the enemy king (-1: none)
+
+Move code (int64): ``kind | die << 3 | (origin + 1) << 6 | (to + 1) << 13 | promote << 20 | drop << 21 |
+die2 << 24 | (origin2 + 1) << 27 | (to2 + 1) << 34 | promote2 << 41`` with the fields of
+:class:`~shogames.games.shogammon.ShogammonMove` (kinds 0 roll, 1 act, 2 pair, 3 lose, 4 opening roll).
+
+``cfg`` (int64) holds the settings: the die face of every kind (promoted kinds at kind + 8), then
+``strict_dice``, ``opening_roll=backgammon``, ``point_capture=simultaneous``, ``drop_stack`` and
+``max_turns``. ``steps`` (2 x 16 x 81 x 9: count, then targets) and ``rays`` (2 x 16 x 81 x 4 x 9: length,
+then squares) are the geometry per colour, kind and square, in the reference's order of directions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+LOWER = 0
+UPPER = 81
+HANDS = 162
+SIDE, NDICE, DIE0, DIE1, TURNS, PLY, WINNER = range(178, 185)
+SIZE = 185
+
+C_FACE = 0
+C_STRICT, C_BACKGAMMON, C_SIMULTANEOUS, C_DROP_STACK, C_MAX_TURNS = range(16, 21)
+CFG_SIZE = 21
+
+ROLL, ACT, PAIR, LOSE, OPEN = 0, 1, 2, 3, 4
+PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
+
+MAX_MOVES = 4096
+MAX_PART = 1024
+# Work array regions: half moves, second halves, acts counted on the side, a scratch state, moves of
+# the settle test, dice used per move (strict_dice).
+W_HALVES = 0
+W_SECONDS = W_HALVES + MAX_PART
+W_ACTS = W_SECONDS + MAX_PART
+W_SCRATCH = W_ACTS + MAX_PART
+W_MOVES = W_SCRATCH + 192
+W_USES = W_MOVES + MAX_MOVES
+WORK_SIZE = W_USES + MAX_MOVES
+
+
+@njit(cache=True, inline="always")
+def code_of(kind, die, origin, to, promote, drop):
+    """The code of one die's move (``origin`` -1 for a drop, ``to`` -1 for none)."""
+    return kind | die << 3 | (origin + 1) << 6 | (to + 1) << 13 | promote << 20 | drop << 21
+
+
+@njit(cache=True, inline="always")
+def origin_of(code):
+    return ((code >> 6) & 127) - 1
+
+
+@njit(cache=True, inline="always")
+def to_of(code):
+    return ((code >> 13) & 127) - 1
+
+
+@njit(cache=True, inline="always")
+def zone(square, colour):
+    row = square // 9
+    return row <= 2 if colour == 0 else row >= 6
+
+
+@njit(cache=True, inline="always")
+def dead(kind, square, colour):
+    """Whether an unpromoted ``kind`` on ``square`` could never move (P, L on the last rank, N last two)."""
+    rank = square // 9 if colour == 0 else 8 - square // 9
+    return (kind in (PAWN, LANCE) and rank == 0) or (kind == KNIGHT and rank <= 1)
+
+
+@njit(cache=True)
+def ended(st, cfg):
+    """A king taken, or the turn cap reached."""
+    return st[WINNER] >= 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
+
+
+@njit(cache=True)
+def add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh):
+    """Add one piece's moves to one square; returns the new counts.
+
+    Acts go onto an empty square, an own single piece or an enemy single; halves onto an enemy point;
+    nothing onto an own point. Promotion flags in the reference's order.
+    """
+    below = st[LOWER + to]
+    above = st[UPPER + to]
+    if above != 0 and below * sign > 0:
+        return na, nh
+    low, high = 0, 0
+    if not (kind == GOLD or kind >= KING) and (zone(origin, colour) or zone(to, colour)):
+        if dead(kind, to, colour):
+            low = 1
+            high = 1
+        else:
+            high = 1
+    if above != 0:
+        for flag in range(low, high + 1):
+            halves[nh] = code_of(PAIR, die, origin, to, flag, 0)
+            nh += 1
+    else:
+        for flag in range(low, high + 1):
+            acts[na] = code_of(ACT, die, origin, to, flag, 0)
+            na += 1
+    return na, nh
+
+
+@njit(cache=True)
+def pawn_on_file(st, col, sign):
+    for row in range(9):
+        square = row * 9 + col
+        if st[LOWER + square] == sign * PAWN or st[UPPER + square] == sign * PAWN:
+            return True
+    return False
+
+
+@njit(cache=True)
+def actions(st, cfg, steps, rays, colour, die, acts, halves):
+    """The single moves and drops for ``die``, and the half moves onto enemy points; both counts.
+
+    The moves go into ``acts`` and the halves into ``halves``, in the reference's order.
+    """
+    sign = 1 if colour == 0 else -1
+    na = 0
+    nh = 0
+    for origin in range(81):
+        piece = st[UPPER + origin]
+        if piece == 0:
+            piece = st[LOWER + origin]
+        if piece * sign <= 0:
+            continue
+        kind = piece * sign
+        if cfg[C_FACE + kind] != die:
+            continue
+        for i in range(steps[colour, kind, origin, 0]):
+            na, nh = add_target(
+                st, colour, sign, kind, origin, steps[colour, kind, origin, 1 + i], die, acts, na, halves, nh
+            )
+        for r in range(4):
+            for i in range(rays[colour, kind, origin, r, 0]):
+                to = rays[colour, kind, origin, r, 1 + i]
+                na, nh = add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh)
+                if st[LOWER + to] != 0:
+                    break
+    drop_stack = cfg[C_DROP_STACK] != 0
+    for kind in range(1, 8):
+        if st[HANDS + 8 * colour + kind] == 0 or cfg[C_FACE + kind] != die:
+            continue
+        for to in range(81):
+            below = st[LOWER + to]
+            if below != 0 and not (drop_stack and below * sign > 0 and st[UPPER + to] == 0):
+                continue
+            if dead(kind, to, colour):
+                continue
+            if kind == PAWN and pawn_on_file(st, to % 9, sign):
+                continue
+            acts[na] = code_of(ACT, die, -1, to, 0, kind)
+            na += 1
+    return na, nh
+
+
+@njit(cache=True)
+def pairs(st, cfg, steps, rays, colour, halves, nh, second, out, work):
+    """Point captures completing each half with another piece and the ``second`` die; returns the count."""
+    n = 0
+    seconds = work[W_SECONDS : W_SECONDS + MAX_PART]
+    acts = work[W_ACTS : W_ACTS + MAX_PART]
+    if cfg[C_SIMULTANEOUS]:
+        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        for h in range(nh):
+            half = halves[h]
+            for s in range(ns):
+                other = seconds[s]
+                if origin_of(other) != origin_of(half) and to_of(other) == to_of(half):
+                    out[n] = half | second << 24 | (origin_of(other) + 1) << 27 | (to_of(other) + 1) << 34
+                    out[n] |= ((other >> 20) & 1) << 41
+                    n += 1
+        return n
+    for h in range(nh):
+        half = halves[h]
+        origin = origin_of(half)
+        upper = st[UPPER + origin]
+        lower = st[LOWER + origin]
+        if upper != 0:
+            st[UPPER + origin] = 0
+        else:
+            st[LOWER + origin] = 0
+        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        st[UPPER + origin] = upper
+        st[LOWER + origin] = lower
+        for s in range(ns):
+            other = seconds[s]
+            if to_of(other) == to_of(half):
+                out[n] = half | second << 24 | (origin_of(other) + 1) << 27 | (to_of(other) + 1) << 34
+                out[n] |= ((other >> 20) & 1) << 41
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def base(kind):
+    return kind - 8 if kind > KING else kind
+
+
+@njit(cache=True)
+def lift(st, origin, promote, sign):
+    """Take the mobile piece off ``origin`` (the top of a point, else the single piece)."""
+    if st[UPPER + origin] != 0:
+        piece = st[UPPER + origin]
+        st[UPPER + origin] = 0
+    else:
+        piece = st[LOWER + origin]
+        st[LOWER + origin] = 0
+    if promote:
+        piece += 8 * sign
+    return piece
+
+
+@njit(cache=True)
+def apply_board(st, code):
+    """Move the pieces of an act or a pair (dice, side and counters unchanged)."""
+    colour = st[SIDE]
+    sign = 1 if colour == 0 else -1
+    kind = code & 7
+    to = to_of(code)
+    if kind == ACT:
+        drop = (code >> 21) & 7
+        if drop:
+            if st[LOWER + to] != 0:
+                st[UPPER + to] = sign * drop
+            else:
+                st[LOWER + to] = sign * drop
+            st[HANDS + 8 * colour + drop] -= 1
+            return
+        piece = lift(st, origin_of(code), (code >> 20) & 1, sign)
+        below = st[LOWER + to]
+        if below == 0:
+            st[LOWER + to] = piece
+        elif below * sign > 0:
+            st[UPPER + to] = piece
+        else:
+            captured = abs(below)
+            if captured != KING:
+                st[HANDS + 8 * colour + base(captured)] += 1
+            else:
+                st[WINNER] = colour
+            st[LOWER + to] = piece
+    elif kind == PAIR:
+        first = lift(st, origin_of(code), (code >> 20) & 1, sign)
+        second = lift(st, ((code >> 27) & 127) - 1, (code >> 41) & 1, sign)
+        for captured in (abs(st[LOWER + to]), abs(st[UPPER + to])):
+            if captured != KING:
+                st[HANDS + 8 * colour + base(captured)] += 1
+            else:
+                st[WINNER] = colour
+        st[LOWER + to] = first
+        st[UPPER + to] = second
+
+
+@njit(cache=True)
+def dice_used(st, code, cfg, steps, rays, work):
+    """How many dice a first move lets the turn use (strict_dice): a pair or a king capture uses both."""
+    kind = code & 7
+    if kind == PAIR:
+        return 2
+    die = (code >> 3) & 7
+    other = st[DIE1] if die == st[DIE0] else st[DIE0]
+    scratch = work[W_SCRATCH : W_SCRATCH + SIZE]
+    scratch[:] = st
+    used = 0
+    if kind != LOSE:
+        apply_board(scratch, code)
+        if scratch[WINNER] >= 0:
+            return 2
+        used = 1
+    na, _ = actions(
+        scratch, cfg, steps, rays, st[SIDE], other, work[W_ACTS : W_ACTS + MAX_PART],
+        work[W_SECONDS : W_SECONDS + MAX_PART],
+    )  # fmt: skip
+    return used + (1 if na > 0 else 0)
+
+
+@njit(cache=True)
+def turn_moves(st, cfg, steps, rays, out, work):
+    """The moves for the dice left (0 when no die has a play), in the reference's order."""
+    colour = st[SIDE]
+    halves = work[W_HALVES : W_HALVES + MAX_PART]
+    if st[NDICE] == 1:
+        na, _ = actions(st, cfg, steps, rays, colour, st[DIE0], out, halves)
+        return na
+    low = st[DIE0]
+    high = st[DIE1]
+    n = 0
+    played = False
+    for order in range(1 if low == high else 2):
+        first = low if order == 0 else high
+        second = high if order == 0 else low
+        na, nh = actions(st, cfg, steps, rays, colour, first, out[n:], halves)
+        np_ = pairs(st, cfg, steps, rays, colour, halves, nh, second, out[n + na :], work)
+        if na + np_ > 0:
+            n += na + np_
+            played = True
+        else:
+            out[n] = LOSE | first << 3
+            n += 1
+    if not played:
+        return 0
+    if cfg[C_STRICT]:
+        most = 0
+        for i in range(n):
+            used = dice_used(st, out[i], cfg, steps, rays, work)
+            work[W_USES + i] = used
+            if used > most:
+                most = used
+        kept = 0
+        for i in range(n):
+            if work[W_USES + i] == most:
+                out[kept] = out[i]
+                kept += 1
+        n = kept
+    return n
+
+
+@njit(cache=True)
+def legal_moves(st, cfg, steps, rays, out, work):
+    """The legal moves in the reference's order: the rolls (or opening rolls) before a roll."""
+    if ended(st, cfg):
+        return 0
+    if st[NDICE] == 0:
+        n = 0
+        if cfg[C_BACKGAMMON] and st[TURNS] == 0:
+            for black in range(1, 7):
+                for white in range(1, 7):
+                    if black != white:
+                        out[n] = OPEN | black << 3 | white << 24
+                        n += 1
+        else:
+            for low in range(1, 7):
+                for high in range(low, 7):
+                    out[n] = ROLL | low << 3 | high << 24
+                    n += 1
+        return n
+    n = turn_moves(st, cfg, steps, rays, out, work)
+    if n == 0:
+        out[0] = LOSE | st[DIE0] << 3
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def end_turn(st):
+    st[NDICE] = 0
+    st[DIE0] = 0
+    st[DIE1] = 0
+    if st[WINNER] < 0:
+        st[SIDE] = 1 - st[SIDE]
+        st[TURNS] += 1
+
+
+@njit(cache=True)
+def settle(st, cfg, steps, rays, work):
+    """A turn whose dice have no play ends at once."""
+    if (
+        not ended(st, cfg)
+        and st[NDICE] > 0
+        and turn_moves(st, cfg, steps, rays, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
+    ):
+        end_turn(st)
+
+
+@njit(cache=True)
+def play(st, code, cfg, steps, rays, work):
+    """Play a legal move (a roll included) on ``st``."""
+    kind = code & 7
+    die = (code >> 3) & 7
+    die2 = (code >> 24) & 7
+    st[PLY] += 1
+    if kind in (ROLL, OPEN):
+        if kind == OPEN:
+            st[SIDE] = 0 if die > die2 else 1
+        st[NDICE] = 2
+        st[DIE0] = min(die, die2)
+        st[DIE1] = max(die, die2)
+        settle(st, cfg, steps, rays, work)
+        return
+    before = st[NDICE]
+    other = st[DIE1] if die == st[DIE0] else st[DIE0]
+    if kind != LOSE:
+        apply_board(st, code)
+    if st[WINNER] >= 0 or kind == PAIR or before == 1:
+        end_turn(st)
+        return
+    st[NDICE] = 1
+    st[DIE0] = other
+    st[DIE1] = 0
+    settle(st, cfg, steps, rays, work)
+
+
+@njit(cache=True)
+def black_return(st):
+    """Black's return at the end: +1, -1, or 0 when no king was taken."""
+    if st[WINNER] == 0:
+        return 1.0
+    if st[WINNER] == 1:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def signed_worth(piece, worth):
+    return worth[piece] if piece > 0 else -worth[-piece]
+
+
+@njit(cache=True)
+def threats(st, cfg, steps, rays, worth, colour):
+    """The chance that ``colour`` takes the enemy king, and the worth of its captures.
+
+    The worth is the best capture's plus a third of the next best, each weighted by the chance that a
+    face moving an attacker shows.
+    """
+    sign = 1 if colour == 0 else -1
+    faces = np.zeros(81, dtype=np.int64)
+    for origin in range(81):
+        piece = st[UPPER + origin]
+        if piece == 0:
+            piece = st[LOWER + origin]
+        if piece * sign <= 0:
+            continue
+        kind = piece * sign
+        bit = 1 << cfg[C_FACE + kind]
+        for i in range(steps[colour, kind, origin, 0]):
+            to = steps[colour, kind, origin, 1 + i]
+            if st[LOWER + to] * sign < 0 and st[UPPER + to] == 0:
+                faces[to] |= bit
+        for r in range(4):
+            for i in range(rays[colour, kind, origin, r, 0]):
+                to = rays[colour, kind, origin, r, 1 + i]
+                if st[LOWER + to] != 0:
+                    if st[LOWER + to] * sign < 0 and st[UPPER + to] == 0:
+                        faces[to] |= bit
+                    break
+    king = 0.0
+    best = 0.0
+    next_best = 0.0
+    ndice = st[NDICE]
+    for square in range(81):
+        able = faces[square]
+        if able == 0:
+            continue
+        if ndice > 0:
+            chance = 0.0
+            if ((able >> st[DIE0]) & 1) != 0 or (ndice == 2 and ((able >> st[DIE1]) & 1) != 0):
+                chance = 1.0
+        else:
+            count = 0
+            for face in range(1, 7):
+                count += (able >> face) & 1
+            chance = 1.0 - ((6 - count) / 6) ** 2
+        target = -sign * st[LOWER + square]
+        if target == KING:
+            king = chance
+        else:
+            gain = chance * worth[target]
+            if gain > best:
+                next_best = best
+                best = gain
+            elif gain > next_best:
+                next_best = gain
+    return king, best + next_best / 3
+
+
+@njit(cache=True)
+def evaluate(st, cfg, steps, rays, worth):
+    """Black's value of ``ShogammonState.evaluate`` (White's is its negative), same operations."""
+    if ended(st, cfg):
+        return black_return(st)
+    score = 0.0
+    for square in range(81):
+        lower = st[LOWER + square]
+        if lower != 0:
+            upper = st[UPPER + square]
+            if upper != 0:
+                score += 1.2 * (signed_worth(lower, worth) + signed_worth(upper, worth))
+            else:
+                score += signed_worth(lower, worth)
+    for kind in range(1, 8):
+        score += 1.1 * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
+    side = st[SIDE]
+    king, gain = threats(st, cfg, steps, rays, worth, side)
+    score += gain if side == 0 else -gain
+    value = 0.95 * math.tanh(score / 15)
+    if king != 0.0:
+        mover = value if side == 0 else -value
+        mover = 0.95 * king + (1.0 - king) * mover
+        value = mover if side == 0 else -mover
+    return value
+
+
+@njit(cache=True)
+def perft(st, depth, bulk, cfg, steps, rays, moves, work, children):
+    """Leaves at exactly ``depth`` plies, rolls included; ``moves`` and ``children`` are per-level space."""
+    if depth == 0:
+        return 1
+    if ended(st, cfg):
+        return 0
+    level = depth - 1
+    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    if depth == 1 and bulk:
+        return n
+    total = 0
+    child = children[level]
+    for i in range(n):
+        child[:] = st
+        play(child, moves[level, i], cfg, steps, rays, work)
+        total += perft(child, depth - 1, bulk, cfg, steps, rays, moves, work, children)
+    return total
+
+
+@njit(cache=True, inline="always")
+def splitmix(state):
+    """One step of SplitMix64: (next state, 64 random bits)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def below(bits, bound):
+    """A number in ``0 .. bound - 1`` from 64 random bits."""
+    return np.int64(((bits >> np.uint64(32)) * np.uint64(bound)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, work):
+    """Play ``games`` random games from ``start``: two independent dice per roll, uniform moves.
+
+    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. The backgammon opening roll
+    throws one die each until they differ.
+    """
+    st = np.empty_like(start)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    for g in range(games):
+        rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g) * np.uint64(0x9E3779B97F4A7C15)
+        rng, _ = splitmix(rng)
+        st[:] = start
+        played = 0
+        while not ended(st, cfg):
+            if st[NDICE] == 0:
+                rng, bits = splitmix(rng)
+                a = below(bits, 6) + 1
+                rng, bits = splitmix(rng)
+                b = below(bits, 6) + 1
+                if cfg[C_BACKGAMMON] and st[TURNS] == 0:
+                    while a == b:
+                        rng, bits = splitmix(rng)
+                        b = below(bits, 6) + 1
+                    move = OPEN | a << 3 | b << 24
+                else:
+                    move = ROLL | min(a, b) << 3 | max(a, b) << 24
+            else:
+                n = legal_moves(st, cfg, steps, rays, moves, work)
+                rng, bits = splitmix(rng)
+                move = moves[below(bits, n)]
+            if g < record.shape[0] and played < record.shape[1]:
+                record[g, played] = move
+            play(st, move, cfg, steps, rays, work)
+            played += 1
+        value = black_return(st)
+        returns_out[g, 0] = value
+        returns_out[g, 1] = -value if value != 0.0 else 0.0
+        plies[g] = played
+    return games

@@ -1,0 +1,291 @@
+"""The Shogammon kernel: the rules of :mod:`shogames.games.shogammon` compiled with numba.
+
+A second implementation of the reference's rules (``docs/games/shogammon.md``), checked against it move
+for move (``tests/test_kernel_shogammon.py``). The state is one int64 array and a move one int64 code
+(layouts in :mod:`shogames.kernels._shogammon_jit`); the geometry (each kind's steps and rays per square
+and colour) is built here from the rules and given to the compiled functions as arguments, which is what
+lets a test build a kernel with a broken rule.
+
+Settings covered: every die map (the presets and ``custom``), ``strict_dice``, ``opening_roll``
+(``black`` and ``backgammon``), ``point_capture`` (``sequential`` and ``simultaneous``), ``drop_stack``
+and ``max_turns``: all five presets. With ``repetition=fourfold`` (a draw at the fourth repetition,
+which needs the history of positions) :func:`make_kernel` returns ``None``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.protocol import Game, State
+from shogames.games.shogammon import (
+    BLACK,
+    WHITE,
+    ShogammonGame,
+    ShogammonMove,
+    ShogammonMoveKind,
+    ShogammonState,
+)
+from shogames.kernels import _shogammon_jit as jit
+
+PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
+"""The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
+gives it."""
+
+_GOLD = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0))
+_KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+_ORTHOGONALS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+STEPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((-1, 0),),
+    3: ((-2, -1), (-2, 1)),
+    4: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 1)),
+    5: _GOLD,
+    8: _KING,
+    9: _GOLD,
+    10: _GOLD,
+    11: _GOLD,
+    12: _GOLD,
+    14: _ORTHOGONALS,
+    15: _DIAGONALS,
+}
+"""Each kind's single steps for Black as (rank, file) offsets, rank -1 towards White (the reference's
+order of directions, which is the order of the legal moves)."""
+SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((-1, 0),),
+    6: _DIAGONALS,
+    7: _ORTHOGONALS,
+    14: _DIAGONALS,
+    15: _ORTHOGONALS,
+}
+"""Each kind's sliding directions for Black."""
+
+Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
+
+
+def build_geometry(
+    steps: dict[int, tuple[tuple[int, int], ...]] | None = None,
+    slides: dict[int, tuple[tuple[int, int], ...]] | None = None,
+) -> Geometry:
+    """The step and ray tables of the compiled functions (White's mirror Black's ranks)."""
+    steps = STEPS if steps is None else steps
+    slides = SLIDES if slides is None else slides
+    step_table = np.zeros((2, 16, 81, 9), dtype=np.int64)
+    ray_table = np.zeros((2, 16, 81, 4, 9), dtype=np.int64)
+    for colour in (BLACK, WHITE):
+        sign = 1 if colour == BLACK else -1
+        for kind in range(1, 16):
+            for square in range(81):
+                row, col = divmod(square, 9)
+                count = 0
+                for dr, dc in steps.get(kind, ()):
+                    r, c = row + sign * dr, col + dc
+                    if 0 <= r < 9 and 0 <= c < 9:
+                        count += 1
+                        step_table[colour, kind, square, count] = r * 9 + c
+                step_table[colour, kind, square, 0] = count
+                ray = 0
+                for dr, dc in slides.get(kind, ()):
+                    r, c = row + sign * dr, col + dc
+                    length = 0
+                    while 0 <= r < 9 and 0 <= c < 9:
+                        length += 1
+                        ray_table[colour, kind, square, ray, length] = r * 9 + c
+                        r, c = r + sign * dr, c + dc
+                    if length:
+                        ray_table[colour, kind, square, ray, 0] = length
+                        ray += 1
+    return step_table, ray_table
+
+
+def covers(game: ShogammonGame) -> bool:
+    """Whether the kernel plays ``game``'s settings (everything but ``repetition=fourfold``)."""
+    return not game.fourfold
+
+
+def config(game: ShogammonGame) -> NDArray[np.int64]:
+    """The settings as the compiled functions take them (``cfg``)."""
+    cfg = np.zeros(jit.CFG_SIZE, dtype=np.int64)
+    for kind in range(1, 16):
+        cfg[jit.C_FACE + kind] = game.face(kind)
+    cfg[jit.C_STRICT] = game.strict
+    cfg[jit.C_BACKGAMMON] = game.backgammon_opening
+    cfg[jit.C_SIMULTANEOUS] = game.simultaneous
+    cfg[jit.C_DROP_STACK] = game.drop_stack
+    cfg[jit.C_MAX_TURNS] = game.max_turns
+    return cfg
+
+
+class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
+    """The compiled Shogammon rules for one game's settings (random playouts, perft, the rules).
+
+    Args:
+        game: a :class:`~shogames.games.shogammon.ShogammonGame` whose settings :func:`covers` accepts.
+        geometry: the step and ray tables (:func:`build_geometry`); the rules' by default.
+    """
+
+    def __init__(self, game: Game[Any], *, geometry: Geometry | None = None) -> None:
+        super().__init__(game)
+        if not isinstance(game, ShogammonGame) or not covers(game):
+            raise ValueError("the Shogammon kernel needs a Shogammon game with settings it covers")
+        self.shogammon = game
+        self.cfg = config(game)
+        self.steps, self.rays = build_geometry() if geometry is None else geometry
+        self.worth = np.array(PIECE_WORTH, dtype=np.float64)
+        self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
+        self._work = np.zeros(jit.WORK_SIZE, dtype=np.int64)
+
+    # --- Conversions ---------------------------------------------------------------------------------
+
+    def _check(self, state: State[Any]) -> ShogammonState:
+        if not isinstance(state, ShogammonState):
+            raise TypeError(f"the Shogammon kernel takes Shogammon states, got {type(state).__name__}")
+        return state
+
+    def encode(self, state: State[Any]) -> NDArray[np.int64]:
+        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`)."""
+        s = self._check(state)
+        st = np.zeros(jit.SIZE, dtype=np.int64)
+        st[jit.LOWER : jit.LOWER + 81] = s._lower
+        st[jit.UPPER : jit.UPPER + 81] = s._upper
+        st[jit.HANDS : jit.HANDS + 16] = s._hands
+        st[jit.SIDE] = s._side
+        st[jit.NDICE] = len(s._dice)
+        for k, die in enumerate(s._dice):
+            st[jit.DIE0 + k] = die
+        st[jit.TURNS] = s._turns
+        st[jit.PLY] = s._ply
+        st[jit.WINNER] = -1 if s._winner is None else s._winner
+        return st
+
+    def decode(self, array: NDArray[Any]) -> ShogammonState:
+        """The reference state of a state array."""
+        st = [int(v) for v in array]
+        n = st[jit.NDICE]
+        return ShogammonState(
+            self.shogammon,
+            lower=tuple(st[jit.LOWER : jit.LOWER + 81]),
+            upper=tuple(st[jit.UPPER : jit.UPPER + 81]),
+            hands=tuple(st[jit.HANDS : jit.HANDS + 16]),
+            side=st[jit.SIDE],
+            dice=tuple(st[jit.DIE0 : jit.DIE0 + n]),
+            turns=st[jit.TURNS],
+            ply=st[jit.PLY],
+        )
+
+    def encode_move(self, move: ShogammonMove) -> int:
+        """The move's code (layout in :mod:`shogames.kernels._shogammon_jit`)."""
+        return (
+            int(move.kind)
+            | move.die << 3
+            | (move.origin + 1) << 6
+            | (move.to + 1) << 13
+            | move.promote << 20
+            | move.drop << 21
+            | move.die2 << 24
+            | (move.origin2 + 1) << 27
+            | (move.to2 + 1) << 34
+            | move.promote2 << 41
+        )
+
+    def decode_move(self, code: int) -> ShogammonMove:
+        """The :class:`~shogames.games.shogammon.ShogammonMove` of a move code."""
+        return ShogammonMove(
+            ShogammonMoveKind(code & 7),
+            (code >> 3) & 7,
+            ((code >> 6) & 127) - 1,
+            ((code >> 13) & 127) - 1,
+            (code >> 20) & 1,
+            (code >> 21) & 7,
+            (code >> 24) & 7,
+            ((code >> 27) & 127) - 1,
+            ((code >> 34) & 127) - 1,
+            (code >> 41) & 1,
+        )
+
+    # --- The rules, one position at a time -----------------------------------------------------------
+
+    def legal_moves(self, state: State[Any]) -> list[ShogammonMove]:
+        """The legal moves (rolls before a roll) in the reference's order."""
+        count = jit.legal_moves(self.encode(state), self.cfg, self.steps, self.rays, self._moves, self._work)
+        return [self.decode_move(int(code)) for code in self._moves[:count]]
+
+    def play(self, state: State[Any], move: ShogammonMove) -> ShogammonState:
+        """The state after a legal ``move`` (a roll included)."""
+        st = self.encode(state)
+        jit.play(st, self.encode_move(move), self.cfg, self.steps, self.rays, self._work)
+        return self.decode(st)
+
+    def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
+        """``None`` while the game goes on, else both returns."""
+        st = self.encode(state)
+        if not jit.ended(st, self.cfg):
+            return None
+        black = float(jit.black_return(st))
+        return (black, -black if black else 0.0)
+
+    def evaluate(self, state: State[Any]) -> tuple[float, ...]:
+        """The reference's evaluation, computed by the kernel."""
+        value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
+        return (value, -value)
+
+    # --- Whole loops ---------------------------------------------------------------------------------
+
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
+        children = np.empty((max(depth, 1), jit.SIZE), dtype=np.int64)
+        return int(
+            jit.perft(
+                self.encode(state), depth, bulk, self.cfg, self.steps, self.rays, moves, self._work, children
+            )
+        )
+
+    def _playouts(
+        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+    ) -> PlayoutBatch:
+        if games < 1:
+            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+        first = start if start is not None else self.shogammon.new_initial_state()
+        returns = np.zeros((games, 2), dtype=np.float64)
+        plies = np.zeros(games, dtype=np.int64)
+        started = time.perf_counter()
+        jit.random_playouts(
+            self.encode(first),
+            games,
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            self.cfg,
+            self.steps,
+            self.rays,
+            returns,
+            plies,
+            record,
+            self._work,
+        )
+        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+
+    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
+        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+
+    def random_game(
+        self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
+    ) -> list[ShogammonMove]:
+        """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
+        first = start if start is not None else self.shogammon.new_initial_state()
+        record = np.zeros((index + 1, self.shogammon.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index + 1, seed, first, record)
+        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+
+
+def make_kernel(game: Game[Any]) -> ShogammonKernel | None:
+    """The Shogammon kernel for ``game``'s settings, or ``None`` where it does not cover them."""
+    if not isinstance(game, ShogammonGame) or not covers(game):
+        return None
+    return ShogammonKernel(game)

@@ -1,0 +1,148 @@
+"""The Shogammon kernel against the pure-Python reference: differential checks, perft, playouts.
+
+The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import shogames
+from shogames.core.kernel import kernels_enabled, require_kernel, unavailable_reason
+from shogames.core.perft import perft
+from shogames.core.settings import parse_settings_text
+from shogames.games.shogammon import ShogammonGame
+from shogames.kernels import _shogammon_jit as jit
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts
+from shogames.kernels.shogammon import STEPS, ShogammonKernel, build_geometry
+from test_perft import PerftEntry, load_entries
+
+pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
+
+PERFT_FILE = Path(__file__).parent / "data" / "perft" / "shogammon.perft"
+
+SETTINGS: list[dict[str, object]] = [
+    {},
+    {"preset": "generals"},
+    {"preset": "minors-split"},
+    {"preset": "strict"},
+    {"preset": "backgammon"},
+    {"point_capture": "simultaneous"},
+    {"drop_stack": "on"},
+    {"die_map": "custom", "custom_map": "1:PK,2:LN,3:S,4:G,5:B,6:R"},
+    {"strict_dice": "on", "point_capture": "simultaneous", "drop_stack": "on", "max_turns": 60},
+    {"max_turns": 24},
+]
+
+
+def game_of(settings: dict[str, object]) -> ShogammonGame:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    game = shogames.make("shogammon", preset if isinstance(preset, str) else None, **given)
+    assert isinstance(game, ShogammonGame)
+    return game
+
+
+def entry_game(entry: PerftEntry) -> ShogammonGame:
+    settings = parse_settings_text(ShogammonGame.setting_specs, entry.settings)
+    game = shogames.make("shogammon", None, **settings)
+    assert isinstance(game, ShogammonGame)
+    return game
+
+
+def points_start(game: shogames.Game[Any]) -> Any:
+    # A middle game with points on both sides and pieces in hand: point captures and drops come up.
+    return game.state_from_text(
+        "2s[gk]4l/5g1b1/[pl]pppppsp[pn]/6p2/3n5/[PL]4r3/2[PN]PP1PP1/1[BS]3S1RL/3GGK1N1 b 3p 21 - 60"
+    )
+
+
+@pytest.mark.filterwarnings("ignore::shogames.games.shogammon.DieMapWarning")
+@pytest.mark.parametrize(
+    "settings", SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()) or "default"
+)
+def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    game = game_of(settings)
+    assert game.kernel is not None
+    positions = check_kernel(
+        game,
+        games=1,
+        seed=sum(map(ord, str(settings))),
+        starts=[points_start(game)],
+        perft_depth=2,
+        perft_every=120,
+    )
+    assert positions >= 20
+    check_kernel_playouts(game, games=2, seed=5)
+
+
+@pytest.mark.parametrize("entry", load_entries(PERFT_FILE), ids=lambda e: e.name)
+def test_shogammon_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
+    game = entry_game(entry)
+    kernel = game.kernel
+    if "repetition=fourfold" in entry.settings:
+        assert kernel is None and "does not cover" in unavailable_reason(game)
+        return
+    assert kernel is not None
+    state = game.state_from_text(entry.position)
+    for depth, count in entry.counts:
+        assert kernel.perft(state, depth) == count
+        if depth <= 3:
+            assert kernel.perft(state, depth, bulk=False) == count
+
+
+def test_shogammon_kernel_perft_from_the_start_counts_the_rolls() -> None:
+    game = shogames.make("shogammon")
+    kernel = require_kernel(game)
+    start = game.new_initial_state()
+    for depth in range(4):
+        assert kernel.perft(start, depth) == kernel.perft(start, depth, bulk=False) == perft(start, depth)
+    with pytest.raises(ValueError, match="0 or more"):
+        kernel.perft(start, -1)
+
+
+def test_shogammon_arrays_and_move_codes_round_trip() -> None:
+    game = shogames.make("shogammon")
+    kernel = require_kernel(game)
+    state = points_start(game).play_unchecked(points_start(game).legal_moves()[20])
+    assert kernel.decode(kernel.encode(state)).to_text() == state.to_text()
+    for move in state.legal_moves():
+        assert kernel.decode_move(kernel.encode_move(move)) == move
+
+
+def test_shogammon_playouts_end_with_a_king_taken_or_the_cap() -> None:
+    game = shogames.make("shogammon", max_turns=40)
+    kernel = require_kernel(game)
+    batch = kernel.random_playouts(50, seed=2)
+    assert batch.returns.shape == (50, 2) and batch.games == 50
+    assert set(map(tuple, batch.returns.tolist())) <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    assert np.all(batch.plies > 0)
+    # Game i depends only on the seed and i: a smaller batch is the start of a larger one.
+    assert kernel.random_playouts(5, seed=2).plies.tolist() == batch.plies[:5].tolist()
+
+
+def test_shogammon_repetition_is_not_covered() -> None:
+    game = shogames.make("shogammon", repetition="fourfold")
+    assert game.kernel is None
+    assert "does not cover" in unavailable_reason(game)
+
+
+def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
+    game = shogames.make("shogammon")
+    # The silver loses its step straight ahead: legal moves and perft both differ from the reference.
+    steps = dict(STEPS)
+    steps[4] = tuple(step for step in STEPS[4] if step != (-1, 0))
+    broken = ShogammonKernel(game, geometry=build_geometry(steps=steps))
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=2, seed=1, kernel=broken, perft_depth=0)
+    start = game.state_from_text("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 3-4 1")
+    assert broken.perft(start, 2) != perft(start, 2)
+    # A kernel whose settings say drop_stack=on while the game says off is caught the same way.
+    stacking = ShogammonKernel(game)
+    stacking.cfg[jit.C_DROP_STACK] = 1
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=1, seed=3, kernel=stacking, starts=[points_start(game)], perft_depth=0)
