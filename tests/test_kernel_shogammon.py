@@ -146,3 +146,55 @@ def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
     stacking.cfg[jit.C_DROP_STACK] = 1
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=3, kernel=stacking, starts=[points_start(game)], perft_depth=0)
+
+
+def shogammon_midgame(seed: int, plies: int) -> Any:
+    import random
+
+    from shogames.core.chance import sample_chance
+
+    rng = random.Random(seed)
+    state: Any = shogames.make("shogammon").new_initial_state()
+    while state.ply < plies or state.to_move is None or state.to_move < 0:
+        if state.to_move == shogames.CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        else:
+            state = state.play_unchecked(rng.choice(state.legal_moves()))
+        assert not state.is_terminal()
+    return state
+
+
+def test_shogammon_mcts_searches_with_sampled_rolls() -> None:
+    state = shogammon_midgame(3, plies=60)
+    kernel = require_kernel(state.game)
+    searcher = kernel.mcts(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=1500)
+    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
+    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
+    again = kernel.mcts(seed=1)
+    assert again is not None and again.search(state, work=1500).visits == result.visits
+    with pytest.raises(ValueError, match="roll the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)
+    assert kernel.alphabeta() is None
+
+
+def test_shogammon_mcts_takes_the_king_at_once() -> None:
+    game = shogames.make("shogammon")
+    kernel = require_kernel(game)
+    # Black's rook on 5c sees White's king on 5a, and a 5 (the rook's face) is among the dice.
+    state = game.state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
+    searcher = kernel.mcts(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=100)
+    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+
+
+def test_kernel_mcts_agents_play_shogammon() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("shogammon", max_turns=30)
+    agents = [make_agent("kernel-mcts:iterations=200", seed=seat) for seat in range(2)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal()

@@ -23,7 +23,9 @@ then squares) are the geometry per colour, kind and square, in the reference's o
 from __future__ import annotations
 
 import math
+import time
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -584,3 +586,232 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
         returns_out[g, 1] = -value if value != 0.0 else 0.0
         plies[g] = played
     return games
+
+
+# --- MCTS ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def grow_rows(array, rows):
+    """A copy of a 2-D int64 or float64 array with room for ``rows`` rows (new rows zero)."""
+    bigger = np.zeros((rows, array.shape[1]), dtype=array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def grow(array, size):
+    """A copy of a 1-D array with room for ``size`` entries (new entries zero)."""
+    bigger = np.zeros(size, dtype=array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+@njit(cache=True)
+def chance_index(st, cfg, bits):
+    """A roll's index in :func:`legal_moves`' order, drawn with its exact probability."""
+    a = below(bits, 6)
+    if cfg[C_BACKGAMMON] and st[TURNS] == 0:
+        # Black's die, then White's among the five other faces: the 30 opening rolls, each 1/30.
+        return a * 5 + below(bits << np.uint64(32), 5)
+    b = below(bits << np.uint64(32), 6)  # the low 32 bits make the second die
+    low, high = min(a, b), max(a, b)
+    # Index of (low, high) among the 21 rolls ordered by low, then high (both from 0 here).
+    return low * 6 - (low * (low - 1)) // 2 + (high - low)
+
+
+@njit(cache=True)
+def mcts(
+    root,
+    simulations,
+    seconds,
+    c,
+    seed,
+    low,
+    scale,
+    cfg,
+    steps,
+    rays,
+    worth,
+    work,
+    visits_out,
+    values_out,
+    stats,
+):
+    """UCT with sampled chance nodes and the evaluation at the leaves.
+
+    The search of the ``mcts:rollout=0`` agent (each node sums both seats' values and the seat to move
+    selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled. A chance
+    node draws its outcome with the exact probability; a decision node tries its moves in a shuffled
+    order, one new child per simulation. Stops after ``simulations`` (0: no limit) or ``seconds`` (0: no
+    limit, the clock read every 256 simulations). Fills ``visits_out`` and ``values_out`` (the mover's
+    mean) per root move in :func:`legal_moves`' order and ``stats`` with (simulations, nodes); returns
+    the index of the most visited root move (ties: the better mean).
+    """
+    players = 2
+    size = root.shape[0]
+    capacity = simulations + 2 if simulations > 0 else 1 << 14
+    states = np.zeros((capacity, size), dtype=np.int64)
+    sums = np.zeros((capacity, 4), dtype=np.float64)
+    visits = np.zeros(capacity, dtype=np.float64)
+    first = np.zeros(capacity, dtype=np.int64)  # the node's first slot in the pool
+    count = np.zeros(capacity, dtype=np.int64)  # its moves (decision) or outcomes (chance)
+    tried = np.zeros(capacity, dtype=np.int64)  # decision nodes: children made so far
+    pool_size = 32 * capacity
+    pool_move = np.zeros(pool_size, dtype=np.int64)
+    pool_child = np.full(pool_size, -1, dtype=np.int64)
+    pool_used = 0
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    value = np.zeros(4, dtype=np.float64)
+    path = np.empty((1 << 16) + 2, dtype=np.int64)
+    rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
+    rng, _ = splitmix(rng)
+    deadline = clock_seconds() + seconds if seconds > 0.0 else 0.0
+    nodes = 0
+    sims = 0
+    pending = root.copy()
+    depth = 0
+    root_order = np.empty(0, dtype=np.int64)
+    while True:
+        # Make the pending node.
+        if nodes == capacity:
+            capacity *= 2
+            states = grow_rows(states, capacity)
+            sums = grow_rows(sums, capacity)
+            visits = grow(visits, capacity)
+            first = grow(first, capacity)
+            count = grow(count, capacity)
+            tried = grow(tried, capacity)
+        node = nodes
+        nodes += 1
+        states[node] = pending
+        k = 0
+        if not ended(pending, cfg):
+            k = legal_moves(pending, cfg, steps, rays, moves, work)
+            if pool_used + k > pool_size:
+                pool_size = 2 * pool_size + k
+                pool_move = grow(pool_move, pool_size)
+                bigger = np.full(pool_size, -1, dtype=np.int64)
+                bigger[: pool_child.shape[0]] = pool_child
+                pool_child = bigger
+            if node == 0:
+                root_order = moves[:k].copy()
+            if pending[NDICE] > 0:
+                for i in range(k - 1, 0, -1):
+                    rng, bits = splitmix(rng)
+                    j = below(bits, i + 1)
+                    moves[i], moves[j] = moves[j], moves[i]
+            pool_move[pool_used : pool_used + k] = moves[:k]
+            first[node] = pool_used
+            pool_used += k
+        count[node] = k
+        if node > 0:
+            value[0] = evaluate(pending, cfg, steps, rays, worth)
+            value[1] = -value[0]
+            depth += 1
+            path[depth] = node
+            for i in range(depth + 1):
+                visits[path[i]] += 1.0
+                for seat in range(players):
+                    sums[path[i], seat] += value[seat]
+            sims += 1
+            if (simulations > 0 and sims >= simulations) or (
+                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
+            ):
+                break
+        # Walk down until a new node is due, backing up terminal nodes reached again.
+        made = False
+        while not made:
+            current = 0
+            depth = 0
+            path[0] = 0
+            while True:
+                st = states[current]
+                if ended(st, cfg):
+                    break
+                if st[NDICE] == 0:
+                    rng, bits = splitmix(rng)
+                    slot = first[current] + chance_index(st, cfg, bits)
+                    child = pool_child[slot]
+                    if child < 0:
+                        pool_child[slot] = nodes
+                        pending[:] = st
+                        play(pending, pool_move[slot], cfg, steps, rays, work)
+                        made = True
+                        break
+                    current = child
+                    depth += 1
+                    if depth >= path.shape[0]:
+                        raise ValueError("the Shogammon kernel's MCTS path is longer than it holds")
+                    path[depth] = current
+                    continue
+                if tried[current] < count[current]:
+                    slot = first[current] + tried[current]
+                    tried[current] += 1
+                    pool_child[slot] = nodes
+                    pending[:] = st
+                    play(pending, pool_move[slot], cfg, steps, rays, work)
+                    made = True
+                    break
+                mover = st[SIDE]
+                log_visits = math.log(visits[current])
+                best = -1
+                best_score = -1e300
+                for i in range(tried[current]):
+                    child = pool_child[first[current] + i]
+                    v = visits[child]
+                    score = (sums[child, mover] / v - low) * scale + c * math.sqrt(log_visits / v)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                current = best
+                depth += 1
+                if depth >= path.shape[0]:
+                    raise ValueError("the Shogammon kernel's MCTS path is longer than it holds")
+                path[depth] = current
+            if made:
+                break
+            value[0] = black_return(states[current])
+            value[1] = -value[0]
+            for i in range(depth + 1):
+                visits[path[i]] += 1.0
+                for seat in range(players):
+                    sums[path[i], seat] += value[seat]
+            sims += 1
+            if (simulations > 0 and sims >= simulations) or (
+                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
+            ):
+                break
+        if not made:
+            break
+    seat = root[SIDE]
+    k = count[0]
+    best_index = 0
+    best_visits = -1.0
+    best_mean = -1e300
+    visits_out[:k] = 0
+    values_out[:k] = 0.0
+    for i in range(tried[0]):
+        child = pool_child[first[0] + i]
+        move = pool_move[first[0] + i]
+        for r in range(k):
+            if root_order[r] == move:
+                visits_out[r] = np.int64(visits[child])
+                mean = sums[child, seat] / visits[child]
+                values_out[r] = mean
+                if visits[child] > best_visits or (visits[child] == best_visits and mean > best_mean):
+                    best_visits = visits[child]
+                    best_mean = mean
+                    best_index = r
+                break
+    stats[0] = sims
+    stats[1] = nodes
+    return best_index
+
+
+@njit(cache=True)
+def clock_seconds():
+    """Seconds from a monotonic clock, callable from compiled code."""
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
@@ -233,6 +233,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
         return (value, -value)
 
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
+        """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
+        return ShogammonMCTS(self, seed=seed, c=c)
+
     # --- Whole loops ---------------------------------------------------------------------------------
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
@@ -282,6 +286,81 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         record = np.zeros((index + 1, self.shogammon.max_game_length + 1), dtype=np.int64)
         batch = self._playouts(index + 1, seed, first, record)
         return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+
+
+class ShogammonMCTS(Searcher[ShogammonMove]):
+    """Compiled UCT for Shogammon: sampled rolls, the evaluation at the leaves.
+
+    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums both seats' values,
+    the side to move selects by its own mean scaled to 0..1, a roll is drawn with its exact probability,
+    and a move that takes the king at once is played without searching. The tree is built afresh for
+    each search.
+
+    Args:
+        kernel: the Shogammon kernel.
+        seed: the seed of the move orders and the rolls drawn; ``None`` draws one.
+        c: the exploration constant of UCB1.
+    """
+
+    def __init__(self, kernel: ShogammonKernel, *, seed: int | None = None, c: float = 1.0) -> None:
+        self.kernel = kernel
+        self.c = c
+        self.rng = np.random.default_rng(seed)
+
+    def search(
+        self, state: State[Any], *, work: int = 0, seconds: float = 0.0
+    ) -> SearchResult[ShogammonMove]:
+        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
+
+        Raises:
+            ValueError: the game is over, or the dice (not a side) are to move.
+        """
+        kernel = self.kernel
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("no legal moves: the game is over")
+        if seat < 0:
+            raise ValueError("the searcher chooses a side's move; roll the dice first")
+        moves = kernel.legal_moves(state)
+        game = kernel.shogammon
+        started = time.perf_counter()
+        for move in moves:
+            after = kernel.play(state, move)
+            if after.is_terminal() and after.returns()[seat] >= game.max_utility:
+                return SearchResult(move, 1.0, 0, time.perf_counter() - started)
+        if work <= 0 and seconds <= 0:
+            work = 10_000
+        visits = np.zeros(len(moves), dtype=np.int64)
+        values = np.zeros(len(moves), dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        low = game.min_utility
+        scale = 1.0 / (game.max_utility - game.min_utility)
+        index = jit.mcts(
+            kernel.encode(state),
+            work,
+            float(seconds),
+            self.c,
+            np.uint64(self.rng.integers(0, 2**63)),
+            low,
+            scale,
+            kernel.cfg,
+            kernel.steps,
+            kernel.rays,
+            kernel.worth,
+            kernel._work,
+            visits,
+            values,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(values[index]),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
+            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
+        )
 
 
 def make_kernel(game: Game[Any]) -> ShogammonKernel | None:
