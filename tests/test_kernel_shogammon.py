@@ -198,3 +198,16 @@ def test_kernel_mcts_agents_play_shogammon() -> None:
     agents = [make_agent("kernel-mcts:iterations=200", seed=seat) for seat in range(2)]
     final, _ = play_game(game, agents, seed=4)
     assert final.is_terminal()
+
+
+def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
+    game = shogames.make("shogammon", max_turns=0)
+    kernel = require_kernel(game)
+    batch = kernel.random_playouts(4, seed=9)
+    for index in (0, 3):
+        moves = kernel.random_game(seed=9, index=index)
+        assert len(moves) == int(batch.plies[index])
+        state = game.new_initial_state()
+        for move in moves:
+            state = state.play(move)
+        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])

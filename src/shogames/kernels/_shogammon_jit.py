@@ -547,11 +547,12 @@ def below(bits, bound):
 
 
 @njit(cache=True)
-def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, work):
+def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, record_from, work):
     """Play ``games`` random games from ``start``: two independent dice per roll, uniform moves.
 
     Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. The backgammon opening roll
-    throws one die each until they differ.
+    throws one die each until they differ. The moves of game ``g`` go into row ``g - record_from`` of
+    ``record`` while there is one.
     """
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
@@ -577,8 +578,9 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
                 n = legal_moves(st, cfg, steps, rays, moves, work)
                 rng, bits = splitmix(rng)
                 move = moves[below(bits, n)]
-            if g < record.shape[0] and played < record.shape[1]:
-                record[g, played] = move
+            row = g - record_from
+            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                record[row, played] = move
             play(st, move, cfg, steps, rays, work)
             played += 1
         value = black_return(st)

@@ -252,7 +252,12 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         )
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+        self,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        record_from: int = 0,
     ) -> PlayoutBatch:
         if games < 1:
             raise ValueError(f"random_playouts needs 1 game or more, got {games}")
@@ -270,6 +275,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
             returns,
             plies,
             record,
+            record_from,
             self._work,
         )
         return PlayoutBatch(returns, plies, time.perf_counter() - started)
@@ -283,9 +289,9 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
     ) -> list[ShogammonMove]:
         """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
         first = start if start is not None else self.shogammon.new_initial_state()
-        record = np.zeros((index + 1, self.shogammon.max_game_length + 1), dtype=np.int64)
-        batch = self._playouts(index + 1, seed, first, record)
-        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+        record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)  # game ``index`` only
+        batch = self._playouts(index + 1, seed, first, record, index)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
 class ShogammonMCTS(Searcher[ShogammonMove]):
