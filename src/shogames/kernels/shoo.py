@@ -1,0 +1,415 @@
+"""The Shoo kernel: the rules of :mod:`shogames.games.shoo` compiled with numba.
+
+A second implementation of the reference's rules (``docs/games/shoo.md``), checked against it move for
+move (``tests/test_kernel_shoo.py``). A state is one int64 array (the board as one entry per square, then
+the counters, the hush context and the moves hushed this turn) followed by the history of standing
+positions since the stables or pastures last changed, which the third-repetition draw needs; a move is
+one int64 code. Layouts are in :mod:`shogames.kernels._shoo_jit`. The geometry (neighbours, queen rays,
+home areas and the distances to them) is built here from the rules and given to the compiled functions
+as arguments, which is what lets a test build a kernel with a broken rule.
+
+Settings covered: every value of every setting (``ruleset``, ``horses``, ``stable_drop``, ``hush``,
+``capture_in_home``, ``mount_escape``, ``leave_home``, ``first_player``, ``max_turns``), so every preset.
+The toss is a chance node (each seat 1/2) and the toss winner's choice a decision, as in the reference.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.protocol import Game, State
+from shogames.games.shoo import (
+    ShooGame,
+    ShooMove,
+    ShooMoveKind,
+    ShooState,
+    _History,
+    _HushContext,
+)
+from shogames.kernels import _shoo_jit as jit
+
+SIZE = 9
+"""The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
+DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""Queen directions as (file, rank) steps, in the reference's order of slides."""
+HOME_BLOCKS = ((range(0, 3), range(6, 9)), (range(6, 9), range(0, 3)))
+"""Per side (South, North), the files and ranks of its home area, its destination: a7-c9 and g1-i3."""
+
+_HUSH_MODES = {"optional": 0, "automatic": 1, "lose-move": 2, "shoo-off": 3, "off": 4}
+_CAPTURE_IN_HOME = {"place-inside": 0, "anywhere": 1, "immune": 2}
+_ENDS: tuple[str | None, ...] = (None, "win", "passes", "cap", "repetition")
+_LOW = (1 << 63) - 1
+
+Geometry = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
+
+
+def build_geometry(directions: tuple[tuple[int, int], ...] = DIRECTIONS) -> Geometry:
+    """The neighbour, ray and area tables of the compiled functions.
+
+    Args:
+        directions: the queen directions in slide order (a test passes fewer to break a rule).
+    """
+    neigh = np.zeros((81, 9), dtype=np.int64)
+    rays = np.zeros((81, 8, 9), dtype=np.int64)
+    areas = np.zeros((4, 81), dtype=np.int64)
+    homes = [{file + SIZE * rank for file in files for rank in ranks} for files, ranks in HOME_BLOCKS]
+    for square in range(81):
+        file, rank = square % SIZE, square // SIZE
+        near = sorted(
+            (file + df) + SIZE * (rank + dr)
+            for df, dr in DIRECTIONS
+            if 0 <= file + df < SIZE and 0 <= rank + dr < SIZE
+        )
+        neigh[square, 0] = len(near)
+        neigh[square, 1 : 1 + len(near)] = near
+        for index, (df, dr) in enumerate(directions):
+            length = 0
+            f, r = file + df, rank + dr
+            while 0 <= f < SIZE and 0 <= r < SIZE:
+                length += 1
+                rays[square, index, length] = f + SIZE * r
+                f, r = f + df, r + dr
+            rays[square, index, 0] = length
+        for side in (0, 1):
+            areas[jit.A_HOME + side, square] = square in homes[side]
+            areas[jit.A_DIST + side, square] = min(
+                max(abs(file - s % SIZE), abs(rank - s // SIZE)) for s in homes[side]
+            )
+    return neigh, rays, areas
+
+
+def config(game: ShooGame) -> NDArray[np.int64]:
+    """The settings as the compiled functions take them (``cfg``)."""
+    cfg = np.zeros(jit.CFG_SIZE, dtype=np.int64)
+    cfg[jit.C_TOWERS] = game.towers
+    cfg[jit.C_HUSH] = _HUSH_MODES[game.hush_mode]
+    cfg[jit.C_DROP_ANYWHERE] = game.drop_anywhere
+    cfg[jit.C_CAPTURE_HOME] = _CAPTURE_IN_HOME[game.capture_in_home]
+    cfg[jit.C_MOUNT_ESCAPE] = game.mount_escape
+    cfg[jit.C_SAFETY] = game.safety
+    cfg[jit.C_MAX_TURNS] = game.max_turns
+    return cfg
+
+
+def _row_of_key(key: Any) -> list[int]:
+    """A history row (``_shoo_jit``'s layout) of the reference's repetition key."""
+    travellers, mounted, horses, held, stable_horses, stable_travellers, pasture, shoo, side = key
+    words = []
+    for bits in (travellers[0], travellers[1], mounted, horses):
+        words += [bits & _LOW, bits >> 63]
+    words.append(
+        (held + 1) | (shoo + 1) << 8 | side << 16 | stable_travellers[0] << 20 | stable_travellers[1] << 24
+    )
+    words.append(stable_horses[0] | stable_horses[1] << 4 | pasture[0] << 8 | pasture[1] << 12)
+    return words
+
+
+def _key_of_row(row: NDArray[np.int64]) -> tuple[Any, tuple[int, int, int, int]]:
+    """The reference's repetition key and epoch of a history row."""
+    w = [int(v) for v in row]
+    packed, epoch = w[8], w[9]
+    stable_horses = (epoch & 15, (epoch >> 4) & 15)
+    pasture = ((epoch >> 8) & 15, (epoch >> 12) & 15)
+    key = (
+        (w[0] | w[1] << 63, w[2] | w[3] << 63),
+        w[4] | w[5] << 63,
+        w[6] | w[7] << 63,
+        (packed & 255) - 1,
+        stable_horses,
+        ((packed >> 20) & 15, (packed >> 24) & 15),
+        pasture,
+        ((packed >> 8) & 255) - 1,
+        (packed >> 16) & 15,
+    )
+    return key, (*stable_horses, *pasture)
+
+
+class ShooKernel(Kernel[ShooState, ShooMove]):
+    """The compiled Shoo rules for one game's settings (random playouts, perft, the rules).
+
+    Args:
+        game: a :class:`~shogames.games.shoo.ShooGame`.
+        geometry: the neighbour, ray and area tables (:func:`build_geometry`); the rules' by default.
+    """
+
+    def __init__(self, game: Game[Any], *, geometry: Geometry | None = None) -> None:
+        super().__init__(game)
+        if not isinstance(game, ShooGame):
+            raise ValueError("the Shoo kernel needs a Shoo game")
+        self.shoo = game
+        self.cfg = config(game)
+        self.neigh, self.rays, self.areas = build_geometry() if geometry is None else geometry
+        self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
+        self._last: tuple[ShooState, NDArray[np.int64]] | None = None
+
+    # --- Conversions ---------------------------------------------------------------------------------
+
+    def _check(self, state: State[Any]) -> ShooState:
+        if not isinstance(state, ShooState):
+            raise TypeError(f"the Shoo kernel takes Shoo states, got {type(state).__name__}")
+        return state
+
+    def _encoded(self, state: State[Any]) -> NDArray[np.int64]:
+        """The state's array, kept for the last state asked (the checks ask about one state many times)."""
+        s = self._check(state)
+        if self._last is not None and self._last[0] is s:
+            return self._last[1]
+        st = np.zeros(jit.SIZE, dtype=np.int64)
+        south, north = s._travellers
+        for square in range(81):
+            bit = 1 << square
+            if south & bit:
+                st[square] = jit.RIDER if s._mounted & bit else jit.FOOT
+            elif north & bit:
+                st[square] = jit.RIDER + 1 if s._mounted & bit else jit.FOOT + 1
+            elif s._horses & bit:
+                st[square] = jit.HORSE
+        phase = {"play": jit.PLAY, "toss": jit.TOSS_PHASE, "choice": jit.CHOICE_PHASE}[s.phase]
+        st[jit.SIDE] = s._side
+        st[jit.PHASE] = phase
+        st[jit.CHOOSER] = s._chooser
+        st[jit.SOUTH] = s._south
+        st[jit.HELD] = s._held
+        st[jit.SHOO] = s._shoo
+        st[jit.SH0], st[jit.SH1] = s._stable_horses
+        st[jit.ST0], st[jit.ST1] = s._stable_travellers
+        st[jit.PA0], st[jit.PA1] = s._pasture
+        st[jit.MOVES] = s._moves
+        st[jit.PLY] = s._ply
+        st[jit.PASSES] = s._passes
+        st[jit.END] = _ENDS.index(s._end)
+        st[jit.WINNER] = -1 if s._winner is None else s._winner
+        barred = s._barred
+        st[jit.HELD_BEFORE] = -1
+        if s._hush is not None:
+            st[jit.HUSH] = self.encode_move(s._hush.move)
+            st[jit.HELD_BEFORE] = s._hush.held_before
+            st[jit.PASSES_BEFORE] = s._hush.passes_before
+            barred = s._hush.barred
+        codes = sorted(self.encode_move(move) for move in barred)
+        st[jit.NBARRED] = len(codes)
+        st[jit.BARRED : jit.BARRED + len(codes)] = codes
+        rows = []
+        epoch = s._epoch()
+        node: _History | None = s._history
+        while node is not None and node.epoch == epoch:
+            rows.append(_row_of_key(node.key))
+            node = node.parent
+        rows.reverse()
+        st[jit.NHIST] = len(rows)
+        st[jit.HBASE] = 0
+        array = np.concatenate([st, np.array(rows, dtype=np.int64).reshape(-1)])
+        self._last = (s, array)
+        return array
+
+    def encode(self, state: State[Any]) -> NDArray[np.int64]:
+        """The state array, then the current epoch's history rows (layout in :mod:`._shoo_jit`)."""
+        return self._encoded(state).copy()
+
+    def decode(self, array: NDArray[Any]) -> ShooState:
+        """The reference state of a state array (its history rebuilt from the rows)."""
+        st = np.asarray(array, dtype=np.int64)
+        rows = st[jit.SIZE :].reshape(-1, jit.KEY_WORDS)[: int(st[jit.NHIST])]
+        return self._decode(st[: jit.SIZE], rows, None, 0)
+
+    def _decode(
+        self, st: NDArray[np.int64], rows: NDArray[np.int64], parent: _History | None, first: int
+    ) -> ShooState:
+        """The reference state of ``st`` whose history is ``parent`` then ``rows[first:]``."""
+        v = [int(x) for x in st]
+        travellers = [0, 0]
+        mounted = horses = 0
+        for square in range(81):
+            piece = v[square]
+            if piece == jit.EMPTY:
+                continue
+            bit = 1 << square
+            if piece == jit.HORSE:
+                horses |= bit
+            else:
+                travellers[(piece - 1) % 2] |= bit
+                if piece >= jit.RIDER:
+                    mounted |= bit
+        node = parent
+        for row in rows[first:]:
+            key, epoch = _key_of_row(row)
+            node = _History(key, epoch, node)
+        barred = frozenset(self.decode_move(code) for code in v[jit.BARRED : jit.BARRED + v[jit.NBARRED]])
+        hush = None
+        if v[jit.HUSH]:
+            hush = _HushContext(
+                self.decode_move(v[jit.HUSH]), v[jit.HELD_BEFORE], v[jit.PASSES_BEFORE], barred
+            )
+            barred = frozenset()
+        end = _ENDS[v[jit.END]]
+        state = ShooState(
+            self.shoo,
+            travellers=(travellers[0], travellers[1]),
+            mounted=mounted,
+            horses=horses,
+            held=v[jit.HELD],
+            stable_horses=(v[jit.SH0], v[jit.SH1]),
+            stable_travellers=(v[jit.ST0], v[jit.ST1]),
+            pasture=(v[jit.PA0], v[jit.PA1]),
+            side=v[jit.SIDE],
+            phase=v[jit.PHASE],
+            chooser=v[jit.CHOOSER],
+            south=v[jit.SOUTH],
+            shoo=v[jit.SHOO],
+            hush=hush,
+            barred=barred,
+            moves=v[jit.MOVES],
+            ply=v[jit.PLY],
+            passes=v[jit.PASSES],
+            end=end,
+            history=node,
+        )
+        # The kernel's judgement of the end, not the reference's (the constructor looks for one itself).
+        state._end = end
+        state._winner = None if v[jit.WINNER] < 0 else v[jit.WINNER]
+        return state
+
+    def encode_move(self, move: ShooMove) -> int:
+        """The move's code (layout in :mod:`shogames.kernels._shoo_jit`)."""
+        return (
+            int(move.kind)
+            | (move.origin + 1) << 4
+            | (move.via + 1) << 11
+            | (move.place + 1) << 18
+            | (move.to + 1) << 25
+            | (move.shoo + 1) << 32
+        )
+
+    def decode_move(self, code: int) -> ShooMove:
+        """The :class:`~shogames.games.shoo.ShooMove` of a move code."""
+        return ShooMove(
+            ShooMoveKind(code & 15),
+            ((code >> 4) & 127) - 1,
+            ((code >> 11) & 127) - 1,
+            ((code >> 18) & 127) - 1,
+            ((code >> 25) & 127) - 1,
+            ((code >> 32) & 127) - 1,
+        )
+
+    # --- The rules, one position at a time -----------------------------------------------------------
+
+    def _state_and_history(self, state: State[Any], room: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        flat = self._encoded(state)
+        st = flat[: jit.SIZE].copy()
+        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS)
+        hist = np.zeros((rows.shape[0] + room, jit.KEY_WORDS), dtype=np.int64)
+        hist[: rows.shape[0]] = rows
+        return st, hist
+
+    def legal_moves(self, state: State[Any]) -> list[ShooMove]:
+        """The legal moves (the toss's outcomes at the toss) in the reference's order."""
+        st = self._encoded(state)[: jit.SIZE]
+        count = jit.legal_moves(st, self.cfg, self.neigh, self.rays, self.areas, self._moves)
+        return [self.decode_move(int(code)) for code in self._moves[:count]]
+
+    def play(self, state: State[Any], move: ShooMove) -> ShooState:
+        """The state after a legal ``move``; its history is the given state's, changed as the kernel did."""
+        s = self._check(state)
+        st, hist = self._state_and_history(s, 2)
+        before = int(st[jit.NHIST])
+        jit.play(st, self.encode_move(move), self.cfg, self.neigh, self.areas, hist)
+        after = int(st[jit.NHIST])
+        if move.kind in (ShooMoveKind.TOSS, ShooMoveKind.CHOOSE):  # the history starts afresh
+            return self._decode(st, hist[:after], None, int(st[jit.HBASE]))
+        # The rows the move left alone are the given state's history nodes: a move pushes a row, an
+        # optional HUSH pops one, a HUSH that ends the hushed side's turn pops one and pushes one.
+        kept = before if after > before else (after if after < before else before - 1)
+        node: _History | None = s._history
+        for _ in range(before - kept):
+            node = node.parent if node is not None else None
+        return self._decode(st, hist[:after], node, kept)
+
+    def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
+        """``None`` while the game goes on, else both returns."""
+        st = self._encoded(state)[: jit.SIZE]
+        if st[jit.END] == jit.END_NONE:
+            return None
+        seat = int(jit.winner_seat(st))
+        if seat < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if seat == 0 else (-1.0, 1.0)
+
+    def evaluate(self, state: State[Any]) -> tuple[float, ...]:
+        """The reference's evaluation, computed by the kernel."""
+        value = float(jit.evaluate(self._encoded(state)[: jit.SIZE], self.areas))
+        return (value, -value)
+
+    # --- Whole loops ---------------------------------------------------------------------------------
+
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        st, hist = self._state_and_history(state, depth + 2)
+        levels = max(depth, 1)
+        moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
+        children = np.empty((levels, jit.SIZE), dtype=np.int64)
+        saved = np.empty((levels, jit.KEY_WORDS), dtype=np.int64)
+        return int(
+            jit.perft(
+                st, hist, depth, bulk, self.cfg, self.neigh, self.rays, self.areas, moves, children, saved
+            )
+        )
+
+    def _playouts(
+        self,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        record_from: int = 0,
+    ) -> PlayoutBatch:
+        if games < 1:
+            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+        first = start if start is not None else self.shoo.new_initial_state()
+        flat = self._encoded(first)
+        st = flat[: jit.SIZE].copy()
+        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        returns = np.zeros((games, 2), dtype=np.float64)
+        plies = np.zeros(games, dtype=np.int64)
+        started = time.perf_counter()
+        jit.random_playouts(
+            st,
+            rows,
+            games,
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            self.cfg,
+            self.neigh,
+            self.rays,
+            self.areas,
+            returns,
+            plies,
+            record,
+            record_from,
+        )
+        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+
+    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
+        """Play ``games`` random games in compiled code (the toss: 1/2 each); see the interface."""
+        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+
+    def random_game(
+        self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
+    ) -> list[ShooMove]:
+        """The moves (the toss included) of game ``index`` of :meth:`random_playouts`, recording only it."""
+        first = start if start is not None else self.shoo.new_initial_state()
+        record = np.zeros((1, self.shoo.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index + 1, seed, first, record, index)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+def make_kernel(game: Game[Any]) -> ShooKernel | None:
+    """The Shoo kernel for ``game``'s settings (it covers them all), or ``None`` for another game."""
+    if not isinstance(game, ShooGame):
+        return None
+    return ShooKernel(game)
