@@ -112,7 +112,7 @@ def is_traveller(c, side):
     return c == FOOT + side or c == RIDER + side
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def touchers(st, neigh, square, side):
     """How many travellers of ``side`` (on foot or mounted) stand next to ``square``."""
     count = 0
@@ -129,54 +129,13 @@ def shooable(st, neigh, areas, square, side):
     return areas[A_HOME + side, square] == 0 and touchers(st, neigh, square, 1 - side) >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mine_next_to(st, neigh, square, side):
     for k in range(1, neigh[square, 0] + 1):
         c = st[neigh[square, k]]
         if c == FOOT + side or c == RIDER + side:
             return True
     return False
-
-
-@njit(cache=True)
-def declare(st, neigh, areas, out, n, move, me, origin, to, target):
-    """Add ``move`` with a shoo on ``target`` if two of the mover's travellers touch it after the move."""
-    if areas[A_HOME + 1 - me, target] != 0:
-        return n
-    count = touchers(st, neigh, target, me)
-    if origin != to:
-        if origin >= 0 and adjacent(origin, target):
-            count -= 1
-        if adjacent(to, target):
-            count += 1
-    if count >= 2:
-        out[n] = move | (target + 1) << 32
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def add(st, cfg, neigh, areas, out, n, move, me, origin, to, placed):
-    """Add a move that puts a traveller of the mover on ``to``, then each shoo it may declare (A11)."""
-    out[n] = move
-    n += 1
-    if cfg[C_TOWERS]:
-        return n
-    you_foot = FOOT + 1 - me
-    pending = placed
-    for k in range(1, neigh[to, 0] + 1):
-        t = neigh[to, k]
-        if pending >= 0 and pending < t:
-            n = declare(st, neigh, areas, out, n, move, me, origin, to, pending)
-            pending = -1
-        if t == placed:
-            n = declare(st, neigh, areas, out, n, move, me, origin, to, t)
-            pending = -1
-        elif st[t] == you_foot and not (origin >= 0 and adjacent(origin, t)):
-            n = declare(st, neigh, areas, out, n, move, me, origin, to, t)
-    if pending >= 0:
-        n = declare(st, neigh, areas, out, n, move, me, origin, to, pending)
-    return n
 
 
 @njit(cache=True, inline="always")
@@ -198,21 +157,33 @@ def steps(st, cfg, neigh, areas, out, n, me):
                 continue
             if skip and shooable(st, neigh, areas, to, me):
                 continue
-            n = add(st, cfg, neigh, areas, out, n, code_of(STEP, origin, -1, -1, to), me, origin, to, -1)
+            out[n] = code_of(STEP, origin, -1, -1, to)
+            n += 1
     return n
 
 
 @njit(cache=True)
-def mounts_from(st, cfg, neigh, rays, areas, out, n, me, origin):
-    keep = allowed_home(cfg, areas, me, origin)
+def mounts(st, cfg, neigh, rays, areas, out, n, me, only):
+    """Mounts (and rides on) by the mover's foot travellers, or only the one on ``only`` (>= 0)."""
     held = st[HELD]
+    for origin in range(81):
+        if st[origin] != FOOT + me or (only >= 0 and origin != only):
+            continue
+        n = mounts_at(st, cfg, neigh, rays, areas, out, n, me, origin, held)
+    return n
+
+
+@njit(cache=True, inline="always")
+def mounts_at(st, cfg, neigh, rays, areas, out, n, me, origin, held):
+    keep = allowed_home(cfg, areas, me, origin)
     for k in range(1, neigh[origin, 0] + 1):
         horse = neigh[origin, k]
         if st[horse] != HORSE or horse == held:
             continue
         if not (keep and areas[A_HOME + me, horse] == 0):
             move = code_of(MOUNT, origin, horse, -1, horse)
-            n = add(st, cfg, neigh, areas, out, n, move, me, origin, horse, -1)
+            out[n] = move
+            n += 1
         if cfg[C_TOWERS]:
             continue
         for r in range(8):
@@ -223,7 +194,8 @@ def mounts_from(st, cfg, neigh, rays, areas, out, n, me, origin):
                 if keep and areas[A_HOME + me, to] == 0:
                     continue
                 move = code_of(MOUNT, origin, horse, -1, to)
-                n = add(st, cfg, neigh, areas, out, n, move, me, origin, to, -1)
+                out[n] = move
+                n += 1
     return n
 
 
@@ -242,7 +214,8 @@ def rides(st, cfg, neigh, rays, areas, out, n, me):
                 if keep and areas[A_HOME + me, to] == 0:
                     continue
                 move = code_of(RIDE, origin, -1, -1, to)
-                n = add(st, cfg, neigh, areas, out, n, move, me, origin, to, -1)
+                out[n] = move
+                n += 1
     return n
 
 
@@ -260,12 +233,23 @@ def dismounts(st, cfg, neigh, areas, out, n, me):
             if skip and shooable(st, neigh, areas, to, me):
                 continue
             move = code_of(DISMOUNT, origin, -1, -1, to)
-            n = add(st, cfg, neigh, areas, out, n, move, me, origin, to, -1)
+            out[n] = move
+            n += 1
     return n
 
 
 @njit(cache=True)
-def captures_from(st, cfg, neigh, rays, areas, out, n, me, origin):
+def captures(st, cfg, neigh, rays, areas, out, n, me, only):
+    """Captures by the mover's travellers, or only by the one on ``only`` (>= 0)."""
+    for origin in range(81):
+        if not (st[origin] == FOOT + me or st[origin] == RIDER + me) or (only >= 0 and origin != only):
+            continue
+        n = captures_at(st, cfg, neigh, rays, areas, out, n, me, origin)
+    return n
+
+
+@njit(cache=True, inline="always")
+def captures_at(st, cfg, neigh, rays, areas, out, n, me, origin):
     you = 1 - me
     towers = cfg[C_TOWERS]
     was_mounted = st[origin] == RIDER + me
@@ -285,7 +269,8 @@ def captures_from(st, cfg, neigh, rays, areas, out, n, me, origin):
                 continue
             if not (keep and areas[A_HOME + me, via] == 0):
                 move = code_of(CAPTURE, origin, via, place, via)
-                n = add(st, cfg, neigh, areas, out, n, move, me, origin, via, place)
+                out[n] = move
+                n += 1
             for r in range(8):
                 for j in range(1, rays[via, r, 0] + 1):
                     to = rays[via, r, j]
@@ -298,7 +283,8 @@ def captures_from(st, cfg, neigh, rays, areas, out, n, me, origin):
                     if keep and areas[A_HOME + me, to] == 0:
                         continue
                     move = code_of(CAPTURE, origin, via, place, to)
-                    n = add(st, cfg, neigh, areas, out, n, move, me, origin, to, place)
+                    out[n] = move
+                    n += 1
     return n
 
 
@@ -307,6 +293,11 @@ def horse_moves(st, cfg, neigh, rays, areas, out, n, me):
     """Call-ups, slides, holds and retires, in the reference's order."""
     towers = cfg[C_TOWERS]
     held = st[HELD]
+    near = np.zeros(81, dtype=np.bool_)  # squares next to a traveller of the mover
+    for sq in range(81):
+        if st[sq] == FOOT + me or st[sq] == RIDER + me:
+            for k in range(1, neigh[sq, 0] + 1):
+                near[neigh[sq, k]] = True
     if st[SH0 + me] > 0:
         for to in range(81):
             if st[to] != EMPTY:
@@ -314,7 +305,7 @@ def horse_moves(st, cfg, neigh, rays, areas, out, n, me):
             if towers:
                 if areas[A_HOME, to] or areas[A_HOME + 1, to]:
                     continue
-            elif not cfg[C_DROP_ANYWHERE] and not mine_next_to(st, neigh, to, me):
+            elif not cfg[C_DROP_ANYWHERE] and not near[to]:
                 continue
             out[n] = code_of(CALL, -1, -1, -1, to)
             n += 1
@@ -332,7 +323,7 @@ def horse_moves(st, cfg, neigh, rays, areas, out, n, me):
         if kind == HOLD and towers:
             continue
         for horse in range(81):
-            if st[horse] == HORSE and horse != held and mine_next_to(st, neigh, horse, me):
+            if st[horse] == HORSE and horse != held and near[horse]:
                 out[n] = code_of(kind, -1, -1, -1, horse)
                 n += 1
     return n
@@ -369,7 +360,10 @@ def drops(st, neigh, areas, out, n, me, traveller):
 
 @njit(cache=True)
 def turn_moves(st, cfg, neigh, rays, areas, out, n):
-    """The moves of the turn (rulings §4, §5) from ``out[n]`` on, before barring; the new count."""
+    """The moves of the turn (rulings §4, §5) from ``out[n]`` on; the new count.
+
+    Without their shoo declarations and with the moves hushed this turn (see :func:`expand`).
+    """
     me = st[SIDE]
     you = 1 - me
     start = n
@@ -386,8 +380,8 @@ def turn_moves(st, cfg, neigh, rays, areas, out, n):
                     out[n] = code_of(STEP, t, -1, -1, to)
                     n += 1
             if cfg[C_MOUNT_ESCAPE]:
-                n = mounts_from(st, cfg, neigh, rays, areas, out, n, me, t)
-            n = captures_from(st, cfg, neigh, rays, areas, out, n, me, t)
+                n = mounts(st, cfg, neigh, rays, areas, out, n, me, t)
+            n = captures(st, cfg, neigh, rays, areas, out, n, me, t)
             if n == before:
                 n = drops(st, neigh, areas, out, n, me, t)
         if shooed:
@@ -398,29 +392,27 @@ def turn_moves(st, cfg, neigh, rays, areas, out, n):
             to = neigh[shooed, k]
             if st[to] == EMPTY and not shooable(st, neigh, areas, to, me):
                 move = code_of(STEP, shooed, -1, -1, to)
-                n = add(st, cfg, neigh, areas, out, n, move, me, shooed, to, -1)
+                out[n] = move
+                n += 1
         if cfg[C_MOUNT_ESCAPE]:
-            n = mounts_from(st, cfg, neigh, rays, areas, out, n, me, shooed)
+            n = mounts(st, cfg, neigh, rays, areas, out, n, me, shooed)
         if n == start:
             out[n] = code_of(SHOOED_OFF, shooed, -1, -1, -1)
             n += 1
         return n
     n = steps(st, cfg, neigh, areas, out, n, me)
-    for origin in range(81):
-        if st[origin] == FOOT + me:
-            n = mounts_from(st, cfg, neigh, rays, areas, out, n, me, origin)
+    n = mounts(st, cfg, neigh, rays, areas, out, n, me, -1)
     n = rides(st, cfg, neigh, rays, areas, out, n, me)
     n = dismounts(st, cfg, neigh, areas, out, n, me)
-    for origin in range(81):
-        if st[origin] == FOOT + me or st[origin] == RIDER + me:
-            n = captures_from(st, cfg, neigh, rays, areas, out, n, me, origin)
+    n = captures(st, cfg, neigh, rays, areas, out, n, me, -1)
     if not cfg[C_TOWERS] and st[ST0 + me] > 0:
         skip = cfg[C_HUSH] == HUSH_AUTOMATIC
         first = 0 if me == 0 else 72
         for to in range(first, first + 9):
             if st[to] != EMPTY or (skip and shooable(st, neigh, areas, to, me)):
                 continue
-            n = add(st, cfg, neigh, areas, out, n, code_of(RETURN, -1, -1, -1, to), me, -1, to, -1)
+            out[n] = code_of(RETURN, -1, -1, -1, to)
+            n += 1
     n = horse_moves(st, cfg, neigh, rays, areas, out, n, me)
     _ = you
     return n
@@ -437,8 +429,82 @@ def barred(st, code):
 
 
 @njit(cache=True)
+def expand(st, cfg, neigh, areas, out, first, count, n):
+    """Copy the moves ``out[first:first + count]`` to ``out[n:]``, each followed by its shoo declarations.
+
+    A move that puts a traveller of the mover on ``to`` may declare a shoo on an enemy foot traveller
+    outside its home area touched by two of the mover's travellers after the move, one of them new (it
+    arrived on ``to`` and did not touch from the move's origin), or on the rider a capture placed (A11);
+    targets by square. Moves hushed this turn are left out. Returns the new count.
+    """
+    me = st[SIDE]
+    you_foot = FOOT + 1 - me
+    declares = cfg[C_TOWERS] == 0
+    check_barred = st[HUSH] == 0 and st[NBARRED] > 0
+    their_home = A_HOME + 1 - me
+    targets = np.empty(10, dtype=np.int64)
+    for i in range(first, first + count):
+        move = out[i]
+        if check_barred:
+            base = move & BASE_MASK
+            j = 0
+            while j < st[NBARRED] and st[BARRED + j] != base:
+                j += 1
+            if j < st[NBARRED]:
+                continue
+        out[n] = move
+        n += 1
+        kind = move & 15
+        if not declares or kind > RETURN:
+            continue
+        origin = field(move, 4)
+        to = field(move, 25)
+        placed = field(move, 18) if kind == CAPTURE else -1
+        pending = placed
+        found = 0
+        for k in range(1, neigh[to, 0] + 1):
+            t = neigh[to, k]
+            if pending >= 0 and pending < t:
+                targets[found] = pending
+                found += 1
+                pending = -1
+            if t == placed:
+                targets[found] = t
+                found += 1
+                pending = -1
+            elif st[t] == you_foot and not (origin >= 0 and adjacent(origin, t)):
+                targets[found] = t
+                found += 1
+        if pending >= 0:
+            targets[found] = pending
+            found += 1
+        for c in range(found):
+            target = targets[c]
+            if areas[their_home, target] != 0:
+                continue
+            touching = 0
+            for k in range(1, neigh[target, 0] + 1):
+                v = st[neigh[target, k]]
+                if v == FOOT + me or v == RIDER + me:
+                    touching += 1
+            if origin != to:
+                if origin >= 0 and adjacent(origin, target):
+                    touching -= 1
+                if adjacent(to, target):
+                    touching += 1
+            if touching >= 2:
+                out[n] = move | (target + 1) << 32
+                n += 1
+    return n
+
+
+@njit(cache=True)
 def legal_moves(st, cfg, neigh, rays, areas, out):
-    """Every legal move in the reference's order (HUSH first when open; PASS when nothing else); the count."""
+    """Every legal move in the reference's order (HUSH first when open; PASS when nothing else); the count.
+
+    ``out`` needs :data:`MAX_MOVES` entries: the moves are generated in its upper half, then copied to
+    the front with their shoo declarations.
+    """
     if st[PHASE] == TOSS_PHASE:
         out[0] = code_of(TOSS, -1, -1, -1, 0)
         out[1] = code_of(TOSS, -1, -1, -1, 1)
@@ -453,14 +519,9 @@ def legal_moves(st, cfg, neigh, rays, areas, out):
     if st[HUSH] != 0:
         out[0] = HUSH_KIND
         n = 1
-    m = turn_moves(st, cfg, neigh, rays, areas, out, n)
-    if st[HUSH] == 0 and st[NBARRED] > 0:
-        kept = n
-        for i in range(n, m):
-            if not barred(st, out[i]):
-                out[kept] = out[i]
-                kept += 1
-        m = kept
+    half = MAX_MOVES // 2
+    count = turn_moves(st, cfg, neigh, rays, areas, out, half) - half
+    m = expand(st, cfg, neigh, areas, out, half, count, n)
     if m == n:
         out[n] = PASS_KIND
         m = n + 1
