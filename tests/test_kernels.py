@@ -27,6 +27,7 @@ from shogames.games.shobu import ShobuGame, ShobuState
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from shogames.kernels.shobu import ShobuKernel, build_rules
 from test_perft import PerftEntry, load_entries
+from toy_games import DiceRaceGame, register_toy_games
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
 
@@ -322,7 +323,8 @@ def test_cli_perft_uses_the_kernel_and_can_count_every_leaf() -> None:
         assert result.stdout == "50508\n"
     split = runner.invoke(main, ["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
     assert split.stdout.splitlines()[-1] == "50508" and split.stdout.count(":") == 232
-    refused = runner.invoke(main, ["perft", "shoo", "--depth", "1", "--no-bulk"])
+    register_toy_games()  # a game with no kernel
+    refused = runner.invoke(main, ["perft", DiceRaceGame.id, "--depth", "1", "--no-bulk"])
     assert refused.exit_code == 2 and "needs a compiled kernel" in refused.stderr
 
 
@@ -335,7 +337,8 @@ def test_bench_reports_reference_and_kernel_side_by_side() -> None:
     assert report.kernel.playouts.games == 20
     lines = report.lines()
     assert any(line.startswith("kernel / reference (same run)") for line in lines)
-    assert run_bench(shogames.make("shoo"), depth=1, games=1).kernel is None
+    register_toy_games()
+    assert run_bench(shogames.make(DiceRaceGame.id), depth=1, games=1).kernel is None
 
 
 def test_kernel_agents_play_through_the_protocol() -> None:
@@ -361,13 +364,14 @@ def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
     from shogames.agents import make_agent
     from shogames.arena import run_arena
 
+    register_toy_games()  # a game with no kernel
     agent = make_agent("kernel-mcts", seed=0)
-    with pytest.raises(KernelUnavailableError, match="Shoo has no compiled kernel"):
-        agent.check_game(shogames.make("shoo"))
+    with pytest.raises(KernelUnavailableError, match=r"Dice race \(test game\) has no compiled kernel"):
+        agent.check_game(shogames.make(DiceRaceGame.id))
     with pytest.raises(KernelUnavailableError, match="Sho kernel has no kernel-alphabeta searcher"):
         make_agent("kernel-alphabeta", seed=0).check_game(shogames.make("sho"))
     with pytest.raises(KernelUnavailableError, match="no compiled kernel"):
-        run_arena("shoo", ["random", "kernel-alphabeta"], 1)
+        run_arena(DiceRaceGame.id, ["random", "kernel-alphabeta"], 1)
     from shogames.match import play_game
 
     with pytest.raises(KernelUnavailableError, match="no kernel-alphabeta searcher"):

@@ -1,0 +1,233 @@
+"""The Shoo kernel against the pure-Python reference: differential checks, perft, playouts.
+
+The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shogames
+from shogames.core.errors import NotationError
+from shogames.core.kernel import kernels_enabled, require_kernel
+from shogames.core.perft import perft
+from shogames.core.settings import parse_settings_text
+from shogames.games.shoo import ShooGame, ShooState
+from shogames.kernels import _shoo_jit as jit
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
+from shogames.kernels.shoo import DIRECTIONS, ShooKernel, build_geometry
+from test_perft import PerftEntry, load_entries
+
+pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
+
+PERFT_FILE = Path(__file__).parent / "data" / "perft" / "shoo.perft"
+
+# Positions random play seldom reaches: what a HUSH needs (rulings T10), a hush with a hold to put back,
+# a crowd of travellers (shoos, hushes, captures), a win one step away, a lone horse (repetition), a
+# side with nothing to move after a pass (two passes), and riders in and near the home areas.
+RARE = {
+    "hush": "9/9/9/4n1s2/9/3s1s3/9/9/9 n 0/0 0/0 0/0 0",
+    "hush-held": "9/9/9/9/2h1n4/3s1s3/9/9/9 s 0/0 0/0 0/0 2 hush=e6-e5 held-before=c5",
+    "barred": "9/9/9/6s2/5n3/3s1s3/9/9/9 s 0/0 0/0 0/0 1 hush=e6-f5 barred=e6-e5 ply=5",
+    "crowd": "9/9/2n1n1n2/1s1s1s1s1/2n1n1n2/1s1s1h1s1/2n1n1n2/9/9 s 1/1 1/0 0/0 10",
+    "win": "sss6/sss6/ss7/2s6/9/9/6n2/6nnn/6nnn s 0/0 0/0 0/0 10",
+    "repeat": "s8/9/9/9/4h4/9/9/9/8n s 0/0 0/0 0/0 0",
+    "pass": "9/9/9/9/9/9/9/9/6nnn s 0/0 0/0 0/0 10 passes=1",
+    "riders": "nnN6/nnn6/n1n2S3/3h5/3Nh4/2S6/6s1s/6sSs/6ss1 s 1/1 0/0 0/0 30",
+}
+
+SETTINGS: list[dict[str, object]] = [
+    {"preset": "designers"},
+    {"preset": "towers"},
+    {"preset": "seven-horses"},
+    {"preset": "hush-lose-move"},
+    {"preset": "hush-shoo-off"},
+    {"preset": "leave-home"},
+    {"hush": "automatic", "stable_drop": "anywhere"},
+    {"hush": "off", "capture_in_home": "immune", "first_player": "white"},
+    {"capture_in_home": "anywhere", "mount_escape": "off", "first_player": "blue"},
+    {"preset": "towers", "mount_escape": "off", "horses": 7},
+]
+
+
+def game_of(settings: dict[str, object]) -> ShooGame:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    game = shogames.make("shoo", preset if isinstance(preset, str) else None, **given)
+    assert isinstance(game, ShooGame)
+    return game
+
+
+def rare_starts(game: ShooGame, names: tuple[str, ...] = tuple(RARE)) -> list[ShooState]:
+    """The rare positions that are positions of ``game`` (towers has no hush, no stabled travellers...)."""
+    starts = []
+    for name in names:
+        try:
+            starts.append(game.state_from_text(RARE[name]))
+        except NotationError:
+            continue
+    return starts
+
+
+def label(settings: dict[str, object]) -> str:
+    return " ".join(f"{k}={v}" for k, v in settings.items())
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=label)
+def test_shoo_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    game = game_of({**settings, "max_turns": 40})
+    assert game.kernel is not None
+    starts = rare_starts(game)
+    positions = check_kernel(
+        game, games=1, seed=sum(map(ord, str(settings))), starts=starts, perft_depth=2, perft_every=30
+    )
+    assert positions >= 25 * (1 + len(starts))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("settings", SETTINGS, ids=label)
+def test_shoo_kernel_agrees_over_long_games(settings: dict[str, object]) -> None:
+    game = game_of({**settings, "max_turns": 300})
+    starts = rare_starts(game)
+    positions = check_kernel(game, games=2, seed=7, starts=starts, perft_depth=2, perft_every=60)
+    assert positions >= 1000
+    check_kernel_playouts(game, games=3, seed=3)
+
+
+@pytest.mark.parametrize("settings", [{}, {"preset": "towers"}, {"preset": "hush-shoo-off"}], ids=label)
+def test_shoo_compiled_playouts_replay_in_the_reference(settings: dict[str, object]) -> None:
+    check_kernel_playouts(game_of(settings), games=2, seed=5)
+
+
+def test_shoo_repetition_and_a_hush_come_from_the_kernel() -> None:
+    game = game_of({})
+    kernel = require_kernel(game)
+    # A lone horse slid back and forth: the third occurrence of a position draws, judged by the kernel
+    # from the history rows of the array (the counters are not part of a position).
+    first = game.state_from_text(RARE["repeat"])
+    first = first.play(first.parse_move("He5-h5"))
+    cycle = ["i1-h1", "Hh5-h4", "h1-i1", "Hh4-h5"] * 2
+    state = first
+    for move in cycle:
+        assert not state.is_terminal()
+        check_position(kernel, state)
+        state = kernel.play(state, state.parse_move(move))
+    assert state.termination() == "repetition" and kernel.outcome(state) == (0.0, 0.0)
+    # The history travels in the array: a decoded position repeats like the original.
+    almost = first
+    for move in cycle[:-1]:
+        almost = almost.play(almost.parse_move(move))
+    copy = kernel.decode(kernel.encode(almost))
+    assert copy.play(copy.parse_move(cycle[-1])).termination() == "repetition"
+    # A HUSH takes the hushed move back (its row leaves the history) and bars it for the turn.
+    hush = game.state_from_text(RARE["hush"])
+    step = hush.parse_move("e6-e5")
+    after = kernel.play(hush, step)
+    assert after.hushable_move == step and kernel.legal_moves(after)[0] == after.legal_moves()[0]
+    back = kernel.play(after, after.legal_moves()[0])
+    assert back.to_text() == hush.play(step).play(after.legal_moves()[0]).to_text()
+    assert step not in kernel.legal_moves(back)
+
+
+@pytest.mark.parametrize("entry", load_entries(PERFT_FILE), ids=lambda e: e.name)
+def test_shoo_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
+    settings = parse_settings_text(ShooGame.setting_specs, entry.settings)
+    game = shogames.make("shoo", None, **settings)
+    kernel = require_kernel(game)
+    state = game.state_from_text(entry.position)
+    for depth, count in entry.counts:
+        assert kernel.perft(state, depth) == count
+        if depth <= 2 or (depth == 3 and count < 400_000):
+            assert kernel.perft(state, depth, bulk=False) == count
+
+
+def test_shoo_kernel_perft_from_the_toss() -> None:
+    game = shogames.make("shoo")
+    kernel = require_kernel(game)
+    initial = game.new_initial_state()
+    for depth in range(5):
+        expected = perft(initial, depth)
+        assert kernel.perft(initial, depth) == kernel.perft(initial, depth, bulk=False) == expected
+    with pytest.raises(ValueError, match="0 or more"):
+        kernel.perft(initial, -1)
+
+
+def test_every_shoo_setting_value_has_a_kernel() -> None:
+    for spec in ShooGame.setting_specs:
+        for value in spec.choices or (spec.default,):
+            assert shogames.make("shoo", **{spec.name: value}).kernel is not None, (spec.name, value)
+    for preset in ShooGame.presets:
+        assert shogames.make("shoo", preset).kernel is not None
+    assert shogames.make("shoo", horses=7).kernel is not None
+
+
+def test_shoo_arrays_and_move_codes_round_trip() -> None:
+    game = game_of({})
+    kernel = require_kernel(game)
+    for state in rare_starts(game):
+        copy = kernel.decode(kernel.encode(state))
+        assert copy.key() == state.key() and copy.to_text() == state.to_text()
+        for move in state.legal_moves():
+            assert kernel.decode_move(kernel.encode_move(move)) == move
+    array = kernel.encode(game.new_initial_state())
+    assert array.dtype == np.int64 and array.shape == (jit.SIZE + jit.KEY_WORDS,)
+    with pytest.raises(TypeError, match="Shoo states"):
+        kernel.encode(shogames.make("shobu").new_initial_state())
+
+
+def test_shoo_playouts_are_seeded_per_game() -> None:
+    game = shogames.make("shoo", max_turns=50)
+    kernel = require_kernel(game)
+    batch = kernel.random_playouts(40, seed=2)
+    assert batch.returns.shape == (40, 2) and batch.games == 40
+    assert set(map(tuple, batch.returns.tolist())) <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    assert np.all(batch.plies >= 52)  # the toss, the choice and 50 turns at least (hushes add plies)
+    assert kernel.random_playouts(5, seed=2).plies.tolist() == batch.plies[:5].tolist()
+    with pytest.raises(ValueError, match="1 game or more"):
+        kernel.random_playouts(0)
+
+
+def test_shoo_random_game_records_only_the_game_asked_for() -> None:
+    game = shogames.make("shoo", max_turns=80)
+    kernel = require_kernel(game)
+    batch = kernel.random_playouts(6, seed=9)
+    for index in (0, 5):
+        moves = kernel.random_game(seed=9, index=index)
+        assert len(moves) == int(batch.plies[index])
+        state = game.new_initial_state()
+        for move in moves:
+            state = state.play(move)
+        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+    # From a given start (a hush open), the same.
+    start = game.state_from_text(RARE["hush-held"])
+    moves = kernel.random_game(seed=1, start=start, index=2)
+    state = start
+    for move in moves:
+        state = state.play(move)
+    assert state.is_terminal()
+    assert len(moves) == int(kernel.random_playouts(3, seed=1, start=start).plies[2])
+
+
+def test_shoo_evaluation_matches_the_reference() -> None:
+    game = game_of({})
+    kernel = require_kernel(game)
+    for state in [*rare_starts(game), game.new_initial_state(), game.start_position()]:
+        assert kernel.evaluate(state) == pytest.approx(state.evaluate(), abs=1e-12)
+
+
+def test_a_broken_shoo_kernel_rule_is_caught() -> None:
+    game = game_of({})
+    # Slides lose one queen direction: the legal moves and perft both differ from the reference.
+    broken = ShooKernel(game, geometry=build_geometry(DIRECTIONS[:-1]))
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=1, seed=1, kernel=broken, perft_depth=0)
+    mid = game.state_from_text(RARE["riders"])
+    assert broken.perft(mid, 2) != perft(mid, 2)
+    # A kernel whose settings say hush=automatic while the game says optional is caught the same way.
+    automatic = ShooKernel(game)
+    automatic.cfg[jit.C_HUSH] = jit.HUSH_AUTOMATIC
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=1, seed=1, kernel=automatic, starts=[mid], perft_depth=0)
