@@ -158,7 +158,8 @@ def test_shoo_kernel_perft_from_the_toss() -> None:
 def test_every_shoo_setting_value_has_a_kernel() -> None:
     for spec in ShooGame.setting_specs:
         for value in spec.choices or (spec.default,):
-            assert shogames.make("shoo", **{spec.name: value}).kernel is not None, (spec.name, value)
+            given: dict[str, object] = {spec.name: value}
+            assert shogames.make("shoo", None, **given).kernel is not None, (spec.name, value)
     for preset in ShooGame.presets:
         assert shogames.make("shoo", preset).kernel is not None
     assert shogames.make("shoo", horses=7).kernel is not None
