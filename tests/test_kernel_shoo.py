@@ -90,10 +90,10 @@ def test_shoo_kernel_agrees_with_the_reference(settings: dict[str, object]) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize("settings", SETTINGS, ids=label)
 def test_shoo_kernel_agrees_over_long_games(settings: dict[str, object]) -> None:
-    game = game_of({**settings, "max_turns": 300})
+    game = game_of({**settings, "max_turns": 200})
     starts = rare_starts(game)
-    positions = check_kernel(game, games=2, seed=7, starts=starts, perft_depth=2, perft_every=60)
-    assert positions >= 1000
+    positions = check_kernel(game, games=1, seed=7, starts=starts, perft_depth=2, perft_every=60)
+    assert positions >= 600
     check_kernel_playouts(game, games=3, seed=3)
 
 
