@@ -6,6 +6,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -232,3 +233,95 @@ def test_a_broken_shoo_kernel_rule_is_caught() -> None:
     automatic.cfg[jit.C_HUSH] = jit.HUSH_AUTOMATIC
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=1, kernel=automatic, starts=[mid], perft_depth=0)
+
+
+# --- Alpha-beta ------------------------------------------------------------------------------------------
+
+
+def shoo_kernel(game: shogames.Game[Any]) -> ShooKernel:
+    kernel = game.kernel
+    assert isinstance(kernel, ShooKernel)
+    return kernel
+
+
+def shoo_midgame(seed: int, plies: int = 60) -> ShooState:
+    import random
+
+    rng = random.Random(seed)
+    state = game_of({}).new_initial_state()
+    while state.ply < plies or state.to_move is None or state.to_move < 0:
+        moves = state.legal_moves()
+        state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        assert not state.is_terminal()
+    return state
+
+
+def minimax(state: ShooState, depth: int, seat: int, root_ply: int) -> float:
+    """Plain minimax for ``seat`` with the agents' values (evaluation, discounted wins)."""
+    if state.is_terminal():
+        winner = state.winner
+        if winner is None:
+            return 0.0
+        value = 1.0 - 1e-4 * (state.ply - root_ply)
+        return value if winner == seat else -value
+    if depth == 0:
+        return state.evaluate()[seat]
+    values = [minimax(state.play_unchecked(move), depth - 1, seat, root_ply) for move in state.legal_moves()]
+    return max(values) if state.to_move == seat else min(values)
+
+
+def test_shoo_alphabeta_value_is_the_minimax_value() -> None:
+    # North to move; South may HUSH North's step (the seat to move stays or changes with the rule).
+    cases: list[dict[str, object]] = [{}, {"preset": "hush-lose-move"}]
+    for settings in cases:
+        state = game_of(settings).state_from_text(RARE["hush"])
+        kernel = shoo_kernel(state.game)
+        result = kernel.alphabeta(seed=3, depth=3).search(state)
+        assert result.depth == 3 and result.move in state.legal_moves()
+        seat = state.to_move
+        assert seat is not None
+        assert result.value == pytest.approx(minimax(state, 3, seat, state.ply), abs=1e-12)
+        assert max(result.scores.values()) == result.value == result.scores[result.move]
+
+
+def test_shoo_alphabeta_value_is_the_reference_agents() -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = shoo_midgame(2)
+    kernel = shoo_kernel(state.game)
+    agent = AlphaBetaAgent(seed=1, depth=2)
+    agent.search(state)
+    result = kernel.alphabeta(seed=1, depth=2).search(state)
+    assert (result.depth, agent.last_depth) == (2, 2)
+    assert result.value == pytest.approx(agent.last_value, abs=1e-12)
+
+
+def test_shoo_alphabeta_keeps_its_budget_and_finds_a_win() -> None:
+    state = shoo_midgame(3)
+    kernel = shoo_kernel(state.game)
+    searcher = kernel.alphabeta(seed=0)
+    result = searcher.search(state, work=20_000)
+    assert result.nodes <= 20_000 and result.depth >= 2 and result.move in state.legal_moves()
+    timed = searcher.search(state, seconds=0.2)
+    assert timed.seconds < 2.0 and timed.depth >= 1
+    again = kernel.alphabeta(seed=0).search(state, work=20_000)
+    assert (again.move, again.value) == (result.move, result.value)  # a work budget is deterministic
+    # South's last traveller steps home (c6-c7): the search must take the win.
+    win = state.game.state_from_text(RARE["win"])
+    found = kernel.alphabeta(seed=0, depth=3).search(win)
+    assert kernel.play(win, found.move).winner == win.to_move and found.value > 0.99
+    with pytest.raises(ValueError, match="play the toss first"):
+        searcher.search(state.game.new_initial_state())
+    with pytest.raises(ValueError, match="game is over"):
+        searcher.search(kernel.play(win, found.move))
+    assert kernel.mcts() is None
+
+
+def test_kernel_alphabeta_plays_shoo_through_the_protocol() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("shoo", max_turns=8)
+    agents = [make_agent("kernel-alphabeta:nodes=3000", seed=1), make_agent("random", seed=2)]
+    final, record = play_game(game, agents, seed=3)
+    assert final.is_terminal() and len(record.moves) == final.ply

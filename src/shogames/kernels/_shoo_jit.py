@@ -35,7 +35,9 @@ geometry.
 from __future__ import annotations
 
 import math
+import time
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -86,6 +88,7 @@ CAPTURE_PLACE_INSIDE, CAPTURE_ANYWHERE, CAPTURE_IMMUNE = range(3)
 A_HOME, A_DIST = 0, 2  # + side
 
 MAX_MOVES = 1 << 16
+SEARCH_MOVES = 1 << 13
 ODD_HORSE = 4 + 9 * 4
 
 
@@ -502,8 +505,9 @@ def expand(st, cfg, neigh, areas, out, first, count, n):
 def legal_moves(st, cfg, neigh, rays, areas, out):
     """Every legal move in the reference's order (HUSH first when open; PASS when nothing else); the count.
 
-    ``out`` needs :data:`MAX_MOVES` entries: the moves are generated in its upper half, then copied to
-    the front with their shoo declarations.
+    The moves are generated in the upper half of ``out``, then copied to the front with their shoo
+    declarations, so ``out`` needs twice as many entries as there can be moves (:data:`MAX_MOVES` in the
+    loops, :data:`SEARCH_MOVES` in the search, which sees positions of real games).
     """
     if st[PHASE] == TOSS_PHASE:
         out[0] = code_of(TOSS, -1, -1, -1, 0)
@@ -519,7 +523,7 @@ def legal_moves(st, cfg, neigh, rays, areas, out):
     if st[HUSH] != 0:
         out[0] = HUSH_KIND
         n = 1
-    half = MAX_MOVES // 2
+    half = out.shape[0] // 2
     count = turn_moves(st, cfg, neigh, rays, areas, out, half) - half
     m = expand(st, cfg, neigh, areas, out, half, count, n)
     if m == n:
@@ -906,3 +910,292 @@ def random_playouts(
         returns_out[g, 1] = -value if value != 0.0 else 0.0
         plies[g] = played
     return games
+
+
+# --- Alpha-beta --------------------------------------------------------------------------------------
+
+C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP, C_ROOT_PLY, C_GENERATION, C_ROOT_SEAT = range(7)
+CTX_SIZE = 7
+EXACT, LOWER, UPPER = 0, 1, 2
+INF = 1e9
+WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
+CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
+MAX_PLY = 64
+TT_WORDS = KEY_WORDS + 2
+
+
+@njit(cache=True)
+def clock():
+    """Seconds from a monotonic clock (Python's ``time.perf_counter``), callable from compiled code."""
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True, inline="always")
+def mix(z):
+    """The SplitMix64 finaliser of a 64-bit word."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seat_to_move(st):
+    """The seat to move, -1 once the game is over, -2 at the toss."""
+    if st[PHASE] == TOSS_PHASE:
+        return -2
+    if st[PHASE] == CHOICE_PHASE:
+        return st[CHOOSER]
+    if st[END] != END_NONE:
+        return -1
+    return st[SOUTH] if st[SIDE] == 0 else 1 - st[SOUTH]
+
+
+@njit(cache=True)
+def table_key(st, row):
+    """The whole position (everything ``key()`` holds) as :data:`TT_WORDS` words.
+
+    The repetition key, the hush context, passes and opening fields, and a hash of the moves barred
+    this turn (the one part kept as a hash).
+    """
+    key_row(st, row)
+    row[KEY_WORDS] = (
+        st[HUSH]
+        | (st[HELD_BEFORE] + 1) << 32
+        | st[PASSES_BEFORE] << 39
+        | st[PASSES] << 41
+        | st[PHASE] << 43
+        | st[CHOOSER] << 45
+        | st[SOUTH] << 46
+    )
+    barred_hash = np.uint64(0)
+    for i in range(st[NBARRED]):
+        barred_hash += mix(np.uint64(st[BARRED + i]) * np.uint64(0x9E3779B97F4A7C15))
+    row[KEY_WORDS + 1] = np.int64(barred_hash >> np.uint64(1))
+
+
+@njit(cache=True)
+def out_of_budget(ctx, deadline):
+    """Count one node; say (and remember) whether the node or time budget is spent."""
+    ctx[C_NODES] += 1
+    if ctx[C_MAY_STOP]:
+        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
+        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
+            ctx[C_ABORT] = 1
+    return ctx[C_ABORT] != 0
+
+
+@njit(cache=True, inline="always")
+def perspective(st, root_seat):
+    """+1 where the searching seat moves (and at the end), -1 where the other seat does."""
+    seat = seat_to_move(st)
+    return -1.0 if seat >= 0 and seat != root_seat else 1.0
+
+
+@njit(cache=True)
+def negamax(
+    st, hist, depth, alpha, beta, ply, ctx, deadline, cfg, neigh, rays, areas, tt_keys, tt_info, tt_move,
+    tt_value, history, moves, scores, children, saved, key,
+):  # fmt: skip
+    """The value of ``st`` from its :func:`perspective`, searched ``depth`` decisions with alpha-beta.
+
+    The agents' values: the searching seat's return at the end (a win discounted by the plies it takes),
+    the evaluation at the horizon. Negamax flips the sign only where the seat to move changes (a HUSH
+    under ``hush=optional`` hands the move back to the hushed side; under the penalties the hushing side
+    moves again).
+    """
+    if out_of_budget(ctx, deadline):
+        return 0.0
+    root_seat = ctx[C_ROOT_SEAT]
+    if st[END] != END_NONE:
+        seat = winner_seat(st)
+        if seat < 0:
+            return 0.0
+        value = 1.0 - WIN_DISCOUNT * (st[PLY] - ctx[C_ROOT_PLY])
+        return value if seat == root_seat else -value
+    sign = perspective(st, root_seat)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        value = evaluate(st, areas)
+        return sign * (value if root_seat == 0 else -value)
+
+    row = key[ply]
+    table_key(st, row)
+    mask = tt_keys.shape[0] - 1
+    h = np.uint64(0)
+    for w in range(TT_WORDS):
+        h = mix(h ^ np.uint64(row[w]) + np.uint64(w + 1) * np.uint64(0x9E3779B97F4A7C15))
+    slot = np.int64(h & np.uint64(mask))
+    same = True
+    for w in range(TT_WORDS):
+        if tt_keys[slot, w] != row[w]:
+            same = False
+            break
+    best_hint = -1
+    if same and tt_info[slot] != 0:
+        info = tt_info[slot]
+        best_hint = tt_move[slot]
+        if (info >> 12) == ctx[C_GENERATION] and ((info >> 2) & 0x3FF) >= depth:
+            bound = info & 3
+            stored = tt_value[slot]
+            if bound == EXACT:
+                return stored
+            if bound == LOWER:
+                alpha = max(alpha, stored)
+            else:
+                beta = min(beta, stored)
+            if alpha >= beta:
+                return stored
+
+    level = moves[ply]
+    order = scores[ply]
+    n = legal_moves(st, cfg, neigh, rays, areas, level)
+    hmask = history.shape[0] - 1
+    for i in range(n):
+        move = level[i]
+        if move == best_hint:
+            order[i] = 1 << 40
+        else:
+            order[i] = history[np.int64(mix(np.uint64(move)) & np.uint64(hmask))]
+    child = children[ply]
+    last = st[NHIST] - 1
+    keep = saved[ply]
+    keep[:] = hist[last]
+    original_alpha = alpha
+    best_value = -INF
+    best_move = level[0]
+    for i in range(n):
+        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
+        pick = i
+        for j in range(i + 1, n):
+            if order[j] > order[pick]:
+                pick = j
+        move = level[pick]
+        level[pick] = level[i]
+        level[i] = move
+        order[pick] = order[i]
+        child[:] = st
+        play(child, move, cfg, neigh, areas, hist)
+        if perspective(child, root_seat) == sign:
+            value = negamax(
+                child, hist, depth - 1, alpha, beta, ply + 1, ctx, deadline, cfg, neigh, rays, areas, tt_keys,
+                tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+            )  # fmt: skip
+        else:
+            value = -negamax(
+                child, hist, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, cfg, neigh, rays, areas,
+                tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+            )  # fmt: skip
+        hist[last, :] = keep
+        if ctx[C_ABORT]:
+            return 0.0
+        if value > best_value:
+            best_value = value
+            best_move = move
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    history[np.int64(mix(np.uint64(move)) & np.uint64(hmask))] += depth * depth
+                    break
+    if best_value <= original_alpha:
+        bound = UPPER
+    elif best_value >= beta:
+        bound = LOWER
+    else:
+        bound = EXACT
+    tt_keys[slot, :] = row
+    tt_info[slot] = bound | min(depth, 1023) << 2 | ctx[C_GENERATION] << 12
+    tt_move[slot] = best_move
+    tt_value[slot] = best_value
+    return best_value
+
+
+@njit(cache=True)
+def alphabeta(
+    start, start_hist, root_moves, max_depth, node_limit, seconds, cfg, neigh, rays, areas, tt_keys, tt_info,
+    tt_move, tt_value, history, generation, root_scores, stats,
+):  # fmt: skip
+    """Iterative deepening negamax from ``start`` over ``root_moves`` (an order that breaks ties).
+
+    Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
+    of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
+    its value). The first iteration always completes; later ones stop when ``node_limit`` nodes (0: no
+    limit) or ``seconds`` (0: no limit) are spent, keeping the previous iteration's move unless a move
+    searched since beat it. Stops early on a forced result (|value| > 0.99).
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    ctx[C_NODE_LIMIT] = node_limit
+    ctx[C_ROOT_PLY] = start[PLY]
+    ctx[C_GENERATION] = generation
+    ctx[C_ROOT_SEAT] = seat_to_move(start)
+    deadline = clock() + seconds if seconds > 0.0 else 0.0
+    rows = start_hist.shape[0]
+    hist = np.zeros((rows + MAX_PLY + 2, KEY_WORDS), dtype=np.int64)
+    hist[:rows] = start_hist
+    moves = np.empty((MAX_PLY, SEARCH_MOVES), dtype=np.int64)
+    scores = np.empty((MAX_PLY, SEARCH_MOVES), dtype=np.int64)
+    children = np.empty((MAX_PLY, SIZE), dtype=np.int64)
+    saved = np.empty((MAX_PLY, KEY_WORDS), dtype=np.int64)
+    key = np.empty((MAX_PLY, TT_WORDS), dtype=np.int64)
+    child = np.empty(SIZE, dtype=np.int64)
+    keep = np.empty(KEY_WORDS, dtype=np.int64)
+    last = start[NHIST] - 1
+    keep[:] = hist[last]
+    order = np.arange(n)
+    first_ply = np.int64(0)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -INF
+    completed = 0
+    for depth in range(1, max_depth + 1):
+        ctx[C_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            child[:] = start
+            play(child, root_moves[index], cfg, neigh, areas, hist)
+            # ply is a variable, not a literal: a literal would compile a second overload of the
+            # recursive negamax, which numba's cache cannot load back (numba issue #6713).
+            if perspective(child, ctx[C_ROOT_SEAT]) == 1.0:
+                value = negamax(
+                    child, hist, depth - 1, alpha, INF, first_ply, ctx, deadline, cfg, neigh, rays, areas,
+                    tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                )  # fmt: skip
+            else:
+                value = -negamax(
+                    child, hist, depth - 1, -INF, -alpha, first_ply, ctx, deadline, cfg, neigh, rays, areas,
+                    tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                )  # fmt: skip
+            hist[last, :] = keep
+            if ctx[C_ABORT]:
+                break
+            iteration[index] = value
+            done[index] = True
+            if value > alpha:
+                alpha = value
+                iteration_best = index
+        if ctx[C_ABORT]:
+            # The previous best move is searched first, so a move that beat it is better still.
+            first = order[0]
+            if done[first]:
+                for r in range(n):
+                    index = order[r]
+                    if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
+                        best_index = index
+                        best_value = iteration[index]
+            break
+        best_index = iteration_best
+        best_value = alpha
+        completed = depth
+        root_scores[:] = iteration
+        # Next iteration: best first (a stable sort keeps the given order among equals).
+        order = np.argsort(-iteration, kind="mergesort")
+        if abs(alpha) > 0.99:
+            break
+    stats[0] = ctx[C_NODES]
+    stats[1] = completed
+    return best_index, best_value

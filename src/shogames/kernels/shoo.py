@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
-from shogames.core.protocol import Game, State
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.protocol import CHANCE, Game, State
 from shogames.games.shoo import (
     ShooGame,
     ShooMove,
@@ -44,6 +44,8 @@ _HUSH_MODES = {"optional": 0, "automatic": 1, "lose-move": 2, "shoo-off": 3, "of
 _CAPTURE_IN_HOME = {"place-inside": 0, "anywhere": 1, "immune": 2}
 _ENDS: tuple[str | None, ...] = (None, "win", "passes", "cap", "repetition")
 _LOW = (1 << 63) - 1
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""The alpha-beta budget when a search is given neither nodes nor seconds."""
 
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 
@@ -344,6 +346,10 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         value = float(jit.evaluate(self._encoded(state)[: jit.SIZE], self.areas))
         return (value, -value)
 
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShooAlphaBeta:
+        """The compiled alpha-beta searcher (:class:`ShooAlphaBeta`)."""
+        return ShooAlphaBeta(self, seed=seed, depth=depth)
+
     # --- Whole loops ---------------------------------------------------------------------------------
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
@@ -406,6 +412,103 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         record = np.zeros((1, self.shoo.max_game_length + 1), dtype=np.int64)
         batch = self._playouts(index + 1, seed, first, record, index)
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+class ShooAlphaBeta(Searcher[ShooMove]):
+    """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
+
+    The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values for the searching
+    seat, a win discounted by the plies it takes, the evaluation at the horizon, the sign flipped only
+    where the seat to move changes, root handling), compiled. The table is always-replace, keyed by the
+    whole position (the moves barred this turn by a 64-bit hash of the set); entries of an earlier
+    search only order moves. Moves are ordered by the table's move, then the history heuristic (lazily
+    sorted). The history of positions travels down the search, so the third-repetition draw is seen.
+    The table and the history are kept between searches (cleared by :meth:`reset`).
+
+    Args:
+        kernel: the Shoo kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration (at most 62).
+        table_bits: the table has ``2 ** table_bits`` entries (about 120 bytes each).
+    """
+
+    def __init__(
+        self, kernel: ShooKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
+    ) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.kernel = kernel
+        self.depth = min(depth, jit.MAX_PLY - 2)
+        self.rng = np.random.default_rng(seed) if seed is not None else None
+        size = 1 << table_bits
+        self._tt_keys = np.zeros((size, jit.TT_WORDS), dtype=np.int64)
+        self._tt_info = np.zeros(size, dtype=np.int64)
+        self._tt_move = np.zeros(size, dtype=np.int64)
+        self._tt_value = np.zeros(size, dtype=np.float64)
+        self._history = np.zeros(1 << 16, dtype=np.int64)
+        self._generation = 0
+
+    def reset(self) -> None:
+        """Clear the table and the history."""
+        self._tt_keys[:] = 0
+        self._tt_info[:] = 0
+        self._history[:] = 0
+        self._generation = 0
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShooMove]:
+        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
+
+        Raises:
+            ValueError: the game is over, or the toss (chance) is to come.
+        """
+        kernel = self.kernel
+        if state.to_move is None:
+            raise ValueError("no legal moves: the game is over")
+        if state.to_move == CHANCE:
+            raise ValueError("the searcher chooses a seat's move; play the toss first")
+        moves = kernel.legal_moves(state)
+        codes = np.array([kernel.encode_move(move) for move in moves], dtype=np.int64)
+        if self.rng is not None:
+            self.rng.shuffle(codes)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ALPHABETA_NODES
+        self._generation = (self._generation + 1) & 0xFFFFFF
+        flat = kernel._encoded(state)
+        start = flat[: jit.SIZE].copy()
+        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        scores = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        started = time.perf_counter()
+        index, value = jit.alphabeta(
+            start,
+            rows,
+            codes,
+            self.depth,
+            work,
+            float(seconds),
+            kernel.cfg,
+            kernel.neigh,
+            kernel.rays,
+            kernel.areas,
+            self._tt_keys,
+            self._tt_info,
+            self._tt_move,
+            self._tt_value,
+            self._history,
+            self._generation,
+            scores,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        ordered = [kernel.decode_move(int(code)) for code in codes]
+        return SearchResult(
+            move=ordered[int(index)],
+            value=float(value),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            depth=int(stats[1]),
+            scores={move: float(score) for move, score in zip(ordered, scores, strict=True)},
+        )
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:
