@@ -88,7 +88,7 @@ CAPTURE_PLACE_INSIDE, CAPTURE_ANYWHERE, CAPTURE_IMMUNE = range(3)
 A_HOME, A_DIST = 0, 2  # + side
 
 MAX_MOVES = 1 << 16
-SEARCH_MOVES = 1 << 13
+SEARCH_MOVES = 1 << 14
 ODD_HORSE = 4 + 9 * 4
 
 
@@ -455,6 +455,8 @@ def expand(st, cfg, neigh, areas, out, first, count, n):
                 j += 1
             if j < st[NBARRED]:
                 continue
+        if n + 10 > first:
+            raise ValueError("more legal moves than the kernel's move buffer holds")
         out[n] = move
         n += 1
         kind = move & 15
