@@ -112,6 +112,7 @@ def adjacent(a, b):
 
 @njit(cache=True, inline="always")
 def is_traveller(c, side):
+    """Whether square content ``c`` is a traveller of ``side``, on foot or mounted."""
     return c == FOOT + side or c == RIDER + side
 
 
@@ -134,6 +135,7 @@ def shooable(st, neigh, areas, square, side):
 
 @njit(cache=True, inline="always")
 def mine_next_to(st, neigh, square, side):
+    """Whether a traveller of ``side`` stands next to ``square``."""
     for k in range(1, neigh[square, 0] + 1):
         c = st[neigh[square, k]]
         if c == FOOT + side or c == RIDER + side:
@@ -149,6 +151,7 @@ def allowed_home(cfg, areas, me, origin):
 
 @njit(cache=True)
 def steps(st, cfg, neigh, areas, out, n, me):
+    """Steps of the mover's foot travellers (the safety rule; hushable ones left out under automatic)."""
     skip = cfg[C_HUSH] == HUSH_AUTOMATIC
     for origin in range(81):
         if st[origin] != FOOT + me:
@@ -178,6 +181,10 @@ def mounts(st, cfg, neigh, rays, areas, out, n, me, only):
 
 @njit(cache=True, inline="always")
 def mounts_at(st, cfg, neigh, rays, areas, out, n, me, origin, held):
+    """Mounts by the foot traveller on ``origin`` of each free horse next to it, with the rides on.
+
+    Designers only ride on; the square left counts as empty during the ride.
+    """
     keep = allowed_home(cfg, areas, me, origin)
     for k in range(1, neigh[origin, 0] + 1):
         horse = neigh[origin, k]
@@ -204,6 +211,7 @@ def mounts_at(st, cfg, neigh, rays, areas, out, n, me, origin, held):
 
 @njit(cache=True)
 def rides(st, cfg, neigh, rays, areas, out, n, me):
+    """Rides of the mover's mounted travellers (queen slides; towers: never into a home area)."""
     towers = cfg[C_TOWERS]
     for origin in range(81):
         if st[origin] != RIDER + me:
@@ -224,6 +232,7 @@ def rides(st, cfg, neigh, rays, areas, out, n, me):
 
 @njit(cache=True)
 def dismounts(st, cfg, neigh, areas, out, n, me):
+    """Dismounts of the mover's riders (into a shoo: not under automatic hushing, nor in towers)."""
     skip = cfg[C_HUSH] == HUSH_AUTOMATIC or cfg[C_TOWERS] != 0
     for origin in range(81):
         if st[origin] != RIDER + me:
@@ -253,6 +262,10 @@ def captures(st, cfg, neigh, rays, areas, out, n, me, only):
 
 @njit(cache=True, inline="always")
 def captures_at(st, cfg, neigh, rays, areas, out, n, me, origin):
+    """Captures by the traveller on ``origin``: each enemy rider next to it, each placement, each ride on.
+
+    A foot capturer's own square counts as empty during the ride.
+    """
     you = 1 - me
     towers = cfg[C_TOWERS]
     was_mounted = st[origin] == RIDER + me
@@ -368,7 +381,6 @@ def turn_moves(st, cfg, neigh, rays, areas, out, n):
     Without their shoo declarations and with the moves hushed this turn (see :func:`expand`).
     """
     me = st[SIDE]
-    you = 1 - me
     start = n
     if cfg[C_TOWERS]:
         shooed = False
@@ -416,9 +428,7 @@ def turn_moves(st, cfg, neigh, rays, areas, out, n):
                 continue
             out[n] = code_of(RETURN, -1, -1, -1, to)
             n += 1
-    n = horse_moves(st, cfg, neigh, rays, areas, out, n, me)
-    _ = you
-    return n
+    return horse_moves(st, cfg, neigh, rays, areas, out, n, me)
 
 
 @njit(cache=True)
