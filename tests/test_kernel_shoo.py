@@ -282,6 +282,11 @@ def test_shoo_alphabeta_value_is_the_minimax_value() -> None:
         assert seat is not None
         assert result.value == pytest.approx(minimax(state, 3, seat, state.ply), abs=1e-12)
         assert max(result.scores.values()) == result.value == result.scores[result.move]
+    # The toss winner's choice: the first move keeps the move with the chooser or hands it over.
+    game = game_of({})
+    choice = game.new_initial_state().play_unchecked(game.new_initial_state().legal_moves()[1])
+    result = shoo_kernel(game).alphabeta(seed=0, depth=2).search(choice)
+    assert result.value == pytest.approx(minimax(choice, 2, 1, choice.ply), abs=1e-12)
 
 
 def test_shoo_alphabeta_value_is_the_reference_agents() -> None:
