@@ -28,7 +28,9 @@ PERFT_FILE = Path(__file__).parent / "data" / "perft" / "shoo.perft"
 
 # Positions random play seldom reaches: what a HUSH needs (rulings T10), a hush with a hold to put back,
 # a crowd of travellers (shoos, hushes, captures), a win one step away, a lone horse (repetition), a
-# side with nothing to move after a pass (two passes), and riders in and near the home areas.
+# side with nothing to move after a pass (two passes), riders in and near the home areas, and a boxed-in
+# traveller under a standing shoo (towers drops it on the first ring around its start area, or on the
+# second when its own travellers fill the first).
 RARE = {
     "hush": "9/9/9/4n1s2/9/3s1s3/9/9/9 n 0/0 0/0 0/0 0",
     "hush-held": "9/9/9/9/2h1n4/3s1s3/9/9/9 s 0/0 0/0 0/0 2 hush=e6-e5 held-before=c5",
@@ -38,6 +40,8 @@ RARE = {
     "repeat": "s8/9/9/9/4h4/9/9/9/8n s 0/0 0/0 0/0 0",
     "pass": "9/9/9/9/9/9/9/9/6nnn s 0/0 0/0 0/0 10 passes=1",
     "riders": "nnN6/nnn6/n1n2S3/3h5/3Nh4/2S6/6s1s/6sSs/6ss1 s 1/1 0/0 0/0 30",
+    "boxed": "9/9/9/3nnn3/3nsn3/3nnn3/9/6sss/6sss s 0/0 0/0 0/0 10",
+    "boxed-far": "9/9/9/nn7/sn7/nn3ssss/5s3/5s3/5ss2 s 0/0 0/0 0/0 10",
 }
 
 SETTINGS: list[dict[str, object]] = [
