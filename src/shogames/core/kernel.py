@@ -139,6 +139,19 @@ class Searcher(ABC, Generic[MoveT]):
             ValueError: the game is over at ``state``.
         """
 
+    def value_of(self, state: State[MoveT], move: MoveT, *, depth: int) -> float | None:
+        """The value of playing ``move`` at ``state``, searched ``depth`` decisions deep with no other budget.
+
+        The value is exact to that depth (the root holds ``move`` alone, so nothing is cut there), for
+        the seat to move at ``state``, on :attr:`SearchResult.value`'s scale: what an analysis compares
+        the move played with the best move by. ``None`` where this searcher cannot search one root move
+        alone (MCTS); the alpha-beta searchers can.
+
+        Raises:
+            ValueError: the game is over at ``state``, ``move`` is not legal there, or ``depth`` < 1.
+        """
+        return None
+
     def reset(self) -> None:
         """Forget what was learnt (tables, history) before a new game."""
 

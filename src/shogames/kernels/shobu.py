@@ -297,12 +297,27 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
 
     def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
         """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes)."""
-        kernel = self.kernel
-        codes = kernel.root_codes(state)
+        codes = self.kernel.root_codes(state)
         if self.rng is not None:
             self.rng.shuffle(codes)
         if work <= 0 and seconds <= 0:
             work = DEFAULT_ALPHABETA_NODES
+        return self._search(state, codes, self.depth, work, seconds)
+
+    def value_of(self, state: State[Any], move: ShobuMove, *, depth: int) -> float:
+        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root."""
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        codes = self.kernel.root_codes(state)
+        code = self.kernel.encode_move(move)
+        if code not in codes:
+            raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
+        return self._search(state, np.array([code], dtype=np.int64), depth, 0, 0.0).value
+
+    def _search(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
+    ) -> SearchResult[ShobuMove]:
+        kernel = self.kernel
         self._generation = (self._generation + 1) & 0xFFFFFF
         black, white, seat, turns, winner = kernel._scalars(state)
         scores = np.zeros(codes.shape[0], dtype=np.float64)
@@ -315,7 +330,7 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
             turns,
             winner,
             codes,
-            self.depth,
+            depth,
             work,
             float(seconds),
             kernel.max_turns,
