@@ -585,11 +585,12 @@ def below(bits, bound):
 
 
 @njit(cache=True)
-def random_playouts(start, games, seed, cfg, returns_out, plies, record, work):
+def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_from, work):
     """Play ``games`` random games from ``start``: exact dice, uniformly random moves.
 
     Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. A throw is two independent dice
-    (so each of the 21 unordered throws has its exact probability).
+    (so each of the 21 unordered throws has its exact probability). The moves of game ``g`` go into row
+    ``g - record_from`` of ``record`` while there is one.
     """
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
@@ -614,8 +615,9 @@ def random_playouts(start, games, seed, cfg, returns_out, plies, record, work):
                 n = legal_moves(st, cfg, moves, work)
                 rng, bits = splitmix(rng)
                 move = moves[below(bits, n)]
-            if g < record.shape[0] and played < record.shape[1]:
-                record[g, played] = move
+            row = g - record_from
+            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                record[row, played] = move
             play(st, move, cfg, work)
             played += 1
         returns(st, cfg, out)

@@ -249,7 +249,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64], record_from: int = 0
     ) -> PlayoutBatch:
         if games < 1:
             raise ValueError(f"random_playouts needs 1 game or more, got {games}")
@@ -265,6 +265,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
             returns,
             plies,
             record,
+            record_from,
             self._work,
         )
         return PlayoutBatch(returns, plies, time.perf_counter() - started)
@@ -276,9 +277,11 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
         """The moves (throws included) of game ``index`` of :meth:`random_playouts`."""
         first = start if start is not None else self.sho.new_initial_state()
-        record = np.zeros((index + 1, self.sho.max_game_length + 1), dtype=np.int64)
-        batch = self._playouts(index + 1, seed, first, record)
-        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+        if index < 0:
+            raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
+        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)  # game ``index`` only
+        batch = self._playouts(index + 1, seed, first, record, index)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
 class ShoMCTS(Searcher[ShoMove]):
