@@ -1,16 +1,16 @@
-"""The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for the settings it covers.
+"""The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for every setting.
 
 The compiled functions are in :mod:`shogames.kernels._sho_jit`, which gives the layout of the state array
-and of the move codes. Covered: 2, 3 or 4 players (alone, or four in two teams sharing their coins), the
-Wikipedia pa ra with any or single-or-total subsets, every opening setting but the Sho-mo top-up, the
-(6,3) re-opening, three pa ra winning, exact bearing off, passing, the last-kill rule, no niner, the
-shells, coins, goal, first player and turn cap: both presets (``classic``, ``lhasa``). Not covered (the
-game's ``kernel`` is then ``None``): ``para_mode`` ios and pool, ``flexible_para``, ``finishing_overflow``,
-``play_to_placings``, ``opening_kill=topup3_on_shomo`` and teams with separate coins.
+and of the move codes. Covered: every setting and both presets (``classic``, ``lhasa``): 2, 3 or 4
+players (alone, or four in two teams sharing their coins or with separate coins), every pa ra mode
+(``wikipedia``, ``ios``, ``pool``) with any or single-or-total subsets, the flexible pa ra, the finishing
+overflow, play to placings, every opening setting (the Sho-mo top-up included), the (6,3) re-opening,
+three pa ra winning, exact bearing off, passing, the last-kill rule, no niner, the shells, coins, goal,
+first player and turn cap.
 
 Dice are chance moves as in the reference: at a throw, :meth:`ShoKernel.legal_moves` lists the 21
-throws in the reference's order; the compiled playouts throw two independent dice. There are no kernel
-searchers for Sho yet (chance and three players need expectimax or max^n searches).
+throws in the reference's order; the compiled playouts throw two independent dice. The kernel's
+searcher is a compiled MCTS (max^n over the seats, sampled throws).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
 from shogames.core.protocol import Game, State
-from shogames.games.sho import ENTER, FIRST, MOVE, PASS, THROW, ShoGame, ShoMove, ShoMoveKind, ShoState
+from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
 
 
@@ -68,19 +68,6 @@ def new_work() -> Work:
     )
 
 
-def covers(game: ShoGame) -> bool:
-    """Whether the kernel plays ``game``'s settings (see the module docstring)."""
-    s = game.settings
-    return (
-        s["para_mode"] == "wikipedia"
-        and s["flexible_para"] == "off"
-        and s["finishing_overflow"] == "off"
-        and s["play_to_placings"] == "off"
-        and s["opening_kill"] != "topup3_on_shomo"
-        and (not game.teams or game.shared)
-    )
-
-
 def config(game: ShoGame) -> NDArray[np.int64]:
     """The settings as the compiled functions take them (``cfg``)."""
     s = game.settings
@@ -103,6 +90,15 @@ def config(game: ShoGame) -> NDArray[np.int64]:
     cfg[jit.C_LAST_KILL] = s["last_kill_ends_turn"] == "on"
     cfg[jit.C_ALLOW_PASS] = s["allow_pass"] == "on"
     cfg[jit.C_SHARED] = game.shared
+    cfg[jit.C_IOS] = game.ios
+    cfg[jit.C_POOL] = game.pool
+    cfg[jit.C_FLEXIBLE] = game.flexible
+    cfg[jit.C_FLEX_EITHER] = s["flexible_bonus"] == "either"
+    cfg[jit.C_OVERFLOW] = game.overflow
+    cfg[jit.C_PLACINGS] = game.placings
+    cfg[jit.C_TOPUP] = game.topup
+    cfg[jit.C_PARTNERS] = game.teams and not game.shared
+    cfg[jit.C_TEAM_FIRST] = s["team_win"] == "first"
     return cfg
 
 
@@ -110,17 +106,17 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     """The compiled Sho rules for one game's settings (random playouts, perft, the rules by position).
 
     Args:
-        game: a :class:`~shogames.games.sho.ShoGame` whose settings :func:`covers` accepts.
+        game: a :class:`~shogames.games.sho.ShoGame`.
     """
 
     def __init__(self, game: Game[Any]) -> None:
         super().__init__(game)
-        if not isinstance(game, ShoGame) or not covers(game):
-            raise ValueError("the Sho kernel needs a Sho game with settings it covers")
+        if not isinstance(game, ShoGame):
+            raise ValueError(f"the Sho kernel needs a Sho game, got {type(game).__name__}")
         self.sho = game
         self.cfg = config(game)
         self.reach = reach_table()
-        self.size = int(jit.state_size(game.goal))
+        self.size = int(jit.state_size(game.goal, game.topup))
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = new_work()
 
@@ -129,8 +125,8 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def _check(self, state: State[Any]) -> ShoState:
         if not isinstance(state, ShoState):
             raise TypeError(f"the Sho kernel takes Sho states, got {type(state).__name__}")
-        if state._follow != (-1, 0) or state._banked or state._shomo or state._placed:
-            raise ValueError("the state uses rules the Sho kernel does not cover")
+        if state.game != self.sho:
+            raise ValueError("the state belongs to a Sho game with other settings than the kernel's")
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
@@ -139,7 +135,13 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         goal = self.sho.goal
         st = np.zeros(self.size, dtype=np.int64)
         st[jit.S_SEAT] = sho._seat
-        st[jit.S_PHASE] = sho._phase
+        following = sho._phase == jit.FOLLOW_PHASE
+        st[jit.S_PHASE] = jit.MOVE_PHASE if following else sho._phase
+        st[jit.S_FOLLOWING] = following
+        st[jit.S_MOVED], st[jit.S_BONUS] = sho._follow
+        st[jit.S_BANKED] = sho._banked
+        st[jit.S_NPLACED] = len(sho._placed)
+        st[jit.PLACED : jit.PLACED + len(sho._placed)] = sho._placed
         st[jit.S_PARAS] = sho._paras
         if sho._first is not None:
             st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH] = sho._first
@@ -157,6 +159,8 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         st[jit.ENTERED : jit.ENTERED + sides] = sho._entered
         st[jit.OWNER : jit.OWNER + goal] = sho._owner
         st[jit.OWNER + goal : jit.OWNER + 2 * goal] = sho._size
+        for position in sho._shomo:
+            st[jit.OWNER + 2 * goal + position] = 1
         return st
 
     def decode(self, array: NDArray[Any]) -> ShoState:
@@ -166,6 +170,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         low, high = st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH]
         n = st[jit.S_NVALUES]
         winner = st[jit.S_WINNER]
+        shomo = frozenset(p for p in range(goal) if self.sho.topup and st[jit.OWNER + 2 * goal + p])
         return ShoState(
             self.sho,
             owner=tuple(st[jit.OWNER : jit.OWNER + goal]),
@@ -174,18 +179,28 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
             off=tuple(st[jit.OFF : jit.OFF + sides]),
             entered=tuple(bool(v) for v in st[jit.ENTERED : jit.ENTERED + sides]),
             seat=st[jit.S_SEAT],
-            phase=st[jit.S_PHASE],
+            phase=jit.FOLLOW_PHASE if st[jit.S_FOLLOWING] else st[jit.S_PHASE],
             values=tuple(st[jit.S_VALUES : jit.S_VALUES + n]),
             paras=st[jit.S_PARAS],
             first=(low, high) if low else None,
             turns=st[jit.S_TURNS],
             ply=st[jit.S_PLY],
             winner=None if winner < 0 else winner,
+            follow=(st[jit.S_MOVED], st[jit.S_BONUS]),
+            banked=st[jit.S_BANKED],
+            shomo=shomo,
+            placed=tuple(st[jit.PLACED : jit.PLACED + st[jit.S_NPLACED]]),
         )
 
     def encode_move(self, move: ShoMove) -> int:
         """The move's code (layout in :mod:`shogames.kernels._sho_jit`)."""
-        if move.kind not in (THROW, MOVE, ENTER, PASS, FIRST) or len(move.values) > 9:
+        single = len(move.values) == 1
+        if (
+            len(move.values) > 9
+            or not all(0 <= value < (1 << 16 if single else 16) for value in move.values)
+            or not 0 <= move.source < 256
+            or not 0 <= move.coins < 32
+        ):
             raise ValueError(f"the Sho kernel has no code for {move!r}")
         code = move.kind | move.source << 3 | move.coins << 11 | move.low << 16 | move.high << 19
         code |= len(move.values) << 22
@@ -196,7 +211,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def decode_move(self, code: int) -> ShoMove:
         """The :class:`~shogames.games.sho.ShoMove` of a move code."""
         length = (code >> 22) & 15
-        values = tuple((code >> (26 + 4 * k)) & 15 for k in range(length))
+        if length == 1:
+            values: tuple[int, ...] = ((code >> 26) & 0xFFFF,)
+        else:
+            values = tuple((code >> (26 + 4 * k)) & 15 for k in range(length))
         return ShoMove(
             ShoMoveKind(code & 7),
             (code >> 3) & 255,
@@ -356,7 +374,7 @@ class ShoMCTS(Searcher[ShoMove]):
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:
-    """The Sho kernel for ``game``'s settings, or ``None`` where it does not cover them."""
-    if not isinstance(game, ShoGame) or not covers(game):
+    """The Sho kernel for ``game``'s settings (``None`` only for a game that is not Sho)."""
+    if not isinstance(game, ShoGame):
         return None
     return ShoKernel(game)
