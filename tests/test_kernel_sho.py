@@ -5,6 +5,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -207,16 +208,15 @@ def test_sho_kernel_perft_and_playouts() -> None:
     assert batch.returns.shape == (100, 3)
     # Every game is won by one player: +1 for the winner, -1/2 for the others.
     assert np.all(np.sort(batch.returns, axis=1) == [-0.5, -0.5, 1.0])
-    assert kernel.alphabeta() is None
 
 
-def sho_midgame(seed: int, plies: int) -> shogames.State[Any]:
+def sho_midgame(seed: int, plies: int, game: shogames.Game[Any] | None = None) -> shogames.State[Any]:
     import random
 
     from shogames.core.chance import sample_chance
 
     rng = random.Random(seed)
-    state: shogames.State[Any] = shogames.make("sho").new_initial_state()
+    state: shogames.State[Any] = (game or shogames.make("sho")).new_initial_state()
     while state.ply < plies or state.to_move is None or state.to_move < 0:
         if state.to_move == shogames.CHANCE:
             state = state.play_unchecked(sample_chance(state, rng))
@@ -276,3 +276,107 @@ def test_sho_random_game_records_only_the_game_asked_for() -> None:
     assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
     with pytest.raises(ValueError, match="index of 0 or more"):
         kernel.random_game(seed=3, index=-1)
+
+
+# --- Alpha-beta ----------------------------------------------------------------------------------------
+
+
+def exact_value(state: shogames.State[Any], depth: int, seat: int, root_ply: int) -> float:
+    """The depth-limited expectimax value for ``seat``, every other seat against it (paranoid), in Python."""
+    if state.is_terminal():
+        return state.returns()[seat] * (1.0 - 1e-4 * (state.ply - root_ply))
+    if depth <= 0:
+        return state.evaluate()[seat]
+    if state.to_move == shogames.CHANCE:
+        total = 0.0
+        for outcome, probability in state.chance_outcomes():
+            child = state.play_unchecked(outcome)
+            below = depth - 1 if child.to_move == shogames.CHANCE else depth
+            total += float(probability) * exact_value(child, below, seat, root_ply)
+        return total
+    values = [
+        exact_value(state.play_unchecked(move), depth - 1, seat, root_ply) for move in state.legal_moves()
+    ]
+    return max(values) if state.to_move == seat else min(values)
+
+
+@pytest.mark.parametrize(
+    ("settings", "seed", "plies", "depth"),
+    [
+        ({}, 0, 120, 2),
+        ({}, 2, 60, 2),
+        ({"players": 2, "shells": 24, "coins": 4}, 1, 12, 3),
+        ({"para_mode": "pool", "shells": 20, "coins": 4}, 1, 30, 2),
+        ({"players": 4, "shells": 20, "coins": 4}, 1, 12, 2),
+        ({"players": 4, "team_coins": "separate", "shells": 20, "coins": 3}, 0, 12, 2),
+    ],
+)
+def test_sho_alphabeta_value_is_the_exact_expectimax_value(
+    settings: dict[str, object], seed: int, plies: int, depth: int
+) -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = sho_midgame(seed, plies, sho_game(settings))
+    seat = state.to_move
+    assert seat is not None and seat >= 0
+    searcher = require_kernel(state.game).alphabeta(seed=seed, depth=depth)
+    assert searcher is not None
+    result = searcher.search(state)
+    exact = {
+        move: exact_value(state.play_unchecked(move), depth - 1, seat, state.ply)
+        for move in state.legal_moves()
+    }
+    assert result.depth == depth and math.isclose(result.value, max(exact.values()), abs_tol=1e-12)
+    assert math.isclose(exact[result.move], result.value, abs_tol=1e-12)
+    # Every root move's score is its value or, cut off, an upper bound of it.
+    assert all(
+        result.scores[move] >= value - 1e-12 or result.scores[move] <= result.value
+        for move, value in exact.items()
+    )
+    agent = AlphaBetaAgent(seed=1, depth=depth)
+    agent.search(state)
+    assert math.isclose(agent.last_value, result.value, abs_tol=1e-12)
+
+
+def test_sho_alphabeta_keeps_its_budget_and_is_deterministic() -> None:
+    state = sho_midgame(3, plies=120)
+    kernel = require_kernel(state.game)
+    searcher = kernel.alphabeta(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=20_000)
+    assert result.depth >= 1 and result.nodes <= 20_000 and result.move in state.legal_moves()
+    again = kernel.alphabeta(seed=1)
+    repeated = again.search(state, work=20_000) if again is not None else None
+    assert repeated is not None and (repeated.move, repeated.value, repeated.nodes, repeated.scores) == (
+        result.move,
+        result.value,
+        result.nodes,
+        result.scores,
+    )
+    timed = searcher.search(state, seconds=0.2)
+    assert timed.depth >= 1 and timed.seconds < 5
+    with pytest.raises(ValueError, match="throw the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)
+
+
+def test_sho_alphabeta_bears_off_to_win() -> None:
+    game = shogames.make("sho", players=2, shells=13, coins=1)
+    kernel = require_kernel(game)
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    searcher = kernel.alphabeta(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=1000)
+    assert found.value == pytest.approx(1.0 - 1e-4) and kernel.play(state, found.move).returns()[0] == 1.0
+    assert found.depth == 1  # a forced result ends the deepening
+
+
+def test_kernel_alphabeta_agents_play_sho() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("sho", players=3, shells=16, coins=3, flexible_para="on", finishing_overflow="on")
+    agents = [make_agent("kernel-alphabeta:nodes=2000", seed=seat) for seat in range(3)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
+    searched = agents[0].last_result  # type: ignore[attr-defined]
+    assert searched is not None and 0 < searched.nodes <= 2000

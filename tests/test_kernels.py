@@ -356,10 +356,13 @@ def test_kernel_agents_play_through_the_protocol() -> None:
     assert make_agent("kernel-alphabeta:nodes=5000", seed=4).select_move(state) == first
 
 
-def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher() -> None:
+def test_kernel_agents_refuse_a_game_without_a_kernel_or_searcher(monkeypatch: pytest.MonkeyPatch) -> None:
     from shogames.agents import make_agent
     from shogames.arena import run_arena
+    from shogames.kernels.sho import ShoKernel
 
+    # Every kernel has both searchers now: take Sho's alpha-beta away to show the refusal.
+    monkeypatch.setattr(ShoKernel, "alphabeta", lambda self, **options: None)
     agent = make_agent("kernel-mcts", seed=0)
     with pytest.raises(KernelUnavailableError, match="Shoo has no compiled kernel"):
         agent.check_game(shogames.make("shoo"))

@@ -827,6 +827,235 @@ def perft(st, depth, bulk, cfg, moves, work, children):
     return total
 
 
+# --- Alpha-beta: expectimax over the throws, paranoid for three or four players --------------------
+
+AB_NODES, AB_LIMIT, AB_ABORT, AB_MAY_STOP, AB_ROOT_SEAT, AB_ROOT_PLY = range(6)
+AB_CHECK_EVERY = 255  # the clock is read when the node count has these bits clear
+WIN_DISCOUNT = 1e-4  # a win one ply later is worth this much less (the alphabeta agent's)
+HISTORY_BITS = 16
+INF = math.inf
+
+
+@njit(cache=True)
+def search_clock():
+    """Seconds from a monotonic clock, callable from compiled code (the alpha-beta's deadline)."""
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True)
+def position_key(st):
+    """A 64-bit hash of everything in a state array but the ply (the reference's ``key()``)."""
+    h = np.uint64(0xCBF29CE484222325)
+    for i in range(st.shape[0]):
+        if i != S_PLY:
+            h = (h ^ np.uint64(st[i] + 2)) * np.uint64(0x100000001B3)
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True)
+def history_slot(move):
+    """The history table's slot of a move code."""
+    h = np.uint64(move) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - HISTORY_BITS))
+
+
+@njit(cache=True)
+def ab_spent(ctx, deadline):
+    """Count one node; say (and remember) whether the node or time budget is spent."""
+    ctx[AB_NODES] += 1
+    if ctx[AB_MAY_STOP]:
+        over_nodes = ctx[AB_LIMIT] > 0 and ctx[AB_NODES] >= ctx[AB_LIMIT]
+        if over_nodes or (
+            deadline > 0.0 and (ctx[AB_NODES] & AB_CHECK_EVERY) == 0 and search_clock() >= deadline
+        ):
+            ctx[AB_ABORT] = 1
+    return ctx[AB_ABORT] != 0
+
+
+@njit(cache=True)
+def is_chance(st, cfg):
+    """Whether the dice (or the draw of the first seat) are to be thrown: a chance node."""
+    return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
+
+
+@njit(cache=True)
+def ab_value(
+    st, depth, alpha, beta, level, ctx, deadline, cfg, reach, work, children, moves, scores, out, tt_keys,
+    tt_moves, history,
+):  # fmt: skip
+    """The value of ``st`` for the searching seat (``ctx[AB_ROOT_SEAT]``), searched ``depth`` decisions.
+
+    The ``alphabeta`` agent's search: the returns at the end (a win worth ``WIN_DISCOUNT`` less per ply
+    from the root), the evaluation at the horizon; a chance node is the probability-weighted mean of its
+    outcomes (each searched with a full window, as in expectiminimax) and does not use up depth unless
+    it follows another chance node; the searching seat maximises and every other seat minimises its
+    value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
+    ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
+    """
+    if ab_spent(ctx, deadline):
+        return 0.0
+    root = ctx[AB_ROOT_SEAT]
+    if ended(st, cfg):
+        returns(st, cfg, out)
+        return out[root] * (1.0 - WIN_DISCOUNT * (st[S_PLY] - ctx[AB_ROOT_PLY]))
+    if depth <= 0 or level >= children.shape[0]:
+        evaluate(st, cfg, reach, out)
+        return out[root]
+    child = children[level]
+    phase = st[S_PHASE]
+    n = legal_moves(st, cfg, moves[level], work)
+    if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
+        total = 0.0
+        for i in range(n):
+            move = moves[level, i]
+            if phase == FIRST_PHASE:
+                probability = 1.0 / cfg[C_PLAYERS]
+            else:
+                probability = (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+            child[:] = st
+            play(child, move, cfg, work)
+            below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
+            value = ab_value(
+                child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
+            if ctx[AB_ABORT]:
+                return 0.0
+            total += probability * value
+        return total
+    maximising = st[S_SEAT] == root
+    key = position_key(st)
+    slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
+    tt_move = tt_moves[slot] if tt_keys[slot] == key else -1
+    for i in range(n):
+        move = moves[level, i]
+        scores[level, i] = (1 << 40) if move == tt_move else history[history_slot(move)]
+    best_value = -INF if maximising else INF
+    best_move = moves[level, 0]
+    for i in range(n):
+        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
+        pick = i
+        for j in range(i + 1, n):
+            if scores[level, j] > scores[level, pick]:
+                pick = j
+        move = moves[level, pick]
+        moves[level, pick] = moves[level, i]
+        moves[level, i] = move
+        scores[level, pick] = scores[level, i]
+        child[:] = st
+        play(child, move, cfg, work)
+        value = ab_value(
+            child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+            scores, out, tt_keys, tt_moves, history,
+        )  # fmt: skip
+        if ctx[AB_ABORT]:
+            return 0.0
+        if maximising:
+            if value > best_value:
+                best_value = value
+                best_move = move
+                if value > alpha:
+                    alpha = value
+        elif value < best_value:
+            best_value = value
+            best_move = move
+            if value < beta:
+                beta = value
+        if alpha >= beta:
+            history[history_slot(move)] += depth * depth
+            break
+    tt_keys[slot] = key
+    tt_moves[slot] = best_move
+    return best_value
+
+
+@njit(cache=True)
+def alphabeta(
+    root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, tt_keys, tt_moves, history,
+    root_scores, stats,
+):  # fmt: skip
+    """Iterative deepening from ``root`` (a seat to move) over ``root_moves`` (an order that breaks ties).
+
+    The searching seat is the one to move at the root; :func:`ab_value` gives each root move's value.
+    Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
+    of ``root_moves`` as given; a move cut off has only an upper bound) and ``stats`` with (nodes, depth
+    completed); returns (best move index, its value). The first iteration always completes; later ones
+    stop when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
+    previous iteration's move unless a move searched since beat it. Stops early on a forced result
+    (|value| > 0.99). Each iteration searches the best moves of the last one first.
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(8, dtype=np.int64)
+    ctx[AB_LIMIT] = node_limit
+    ctx[AB_ROOT_SEAT] = root[S_SEAT]
+    ctx[AB_ROOT_PLY] = root[S_PLY]
+    deadline = search_clock() + seconds if seconds > 0.0 else 0.0
+    levels = 2 * max_depth + 4  # each decision, and each throw that follows a throw, takes a level
+    size = root.shape[0]
+    children = np.empty((levels, size), dtype=np.int64)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    out = np.zeros(4, dtype=np.float64)
+    child = np.empty(size, dtype=np.int64)
+    order = np.arange(n)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -INF
+    completed = 0
+    # level is a variable, not the literal 0: a literal would compile a second overload of the
+    # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
+    first_level = np.int64(0)
+    for depth in range(1, max_depth + 1):
+        ctx[AB_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            child[:] = root
+            play(child, root_moves[index], cfg, work)
+            value = ab_value(
+                child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
+            if ctx[AB_ABORT]:
+                break
+            iteration[index] = value
+            done[index] = True
+            if value > alpha:
+                alpha = value
+                iteration_best = index
+        if ctx[AB_ABORT]:
+            # The previous best move is searched first, so a move that beat it is better still.
+            first = order[0]
+            if done[first]:
+                pick = first
+                for r in range(n):
+                    index = order[r]
+                    if done[index] and iteration[index] > iteration[pick]:
+                        pick = index
+                if iteration[pick] > iteration[first]:
+                    best_index = pick
+                    best_value = iteration[pick]
+            break
+        best_index = iteration_best
+        best_value = alpha
+        completed = depth
+        root_scores[:] = iteration
+        # Next iteration: best first (a stable sort keeps the current order among equals).
+        order = order[np.argsort(-iteration[order], kind="mergesort")]
+        if abs(alpha) > 0.99:
+            break
+    stats[0] = ctx[AB_NODES]
+    stats[1] = completed
+    return best_index, best_value
+
+
 @njit(cache=True, inline="always")
 def splitmix(state):
     """One step of SplitMix64: (next state, 64 random bits)."""

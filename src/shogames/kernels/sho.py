@@ -10,7 +10,8 @@ first player and turn cap.
 
 Dice are chance moves as in the reference: at a throw, :meth:`ShoKernel.legal_moves` lists the 21
 throws in the reference's order; the compiled playouts throw two independent dice. The kernel's
-searcher is a compiled MCTS (max^n over the seats, sampled throws).
+searchers: a compiled alpha-beta (expectimax over the throws, paranoid for three or four players) and
+a compiled MCTS (max^n over the seats, sampled throws).
 """
 
 from __future__ import annotations
@@ -252,6 +253,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         jit.evaluate(self.encode(state), self.cfg, self.reach, out)
         return tuple(float(v) for v in out[: self.sho.players])
 
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShoAlphaBeta:
+        """The compiled alpha-beta searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid."""
+        return ShoAlphaBeta(self, seed=seed, depth=depth)
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
         return ShoMCTS(self, seed=seed, c=c)
@@ -300,6 +305,95 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)  # game ``index`` only
         batch = self._playouts(index + 1, seed, first, record, index)
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""The alpha-beta's budget when a search is given neither nodes nor seconds."""
+
+
+class ShoAlphaBeta(Searcher[ShoMove]):
+    """Compiled alpha-beta for Sho: expectimax over the throws, paranoid for three or four players.
+
+    The search of the ``alphabeta`` agent (:class:`~shogames.agents.alphabeta.AlphaBetaAgent`),
+    compiled: values are the searching seat's return (the returns at the end, a win worth ``1e-4`` less
+    per ply; the evaluation at the horizon); a throw is the probability-weighted mean of its 21 outcomes
+    (expectiminimax, Michie 1966) and does not use up depth unless it follows another throw; the seat to
+    move at the root maximises and every other seat minimises its value, a coalition against it (the
+    paranoid reduction, Sturtevant & Korf 2000; with teams the partner is in the coalition too, as in the
+    agent). Iterative deepening with the previous iteration's values ordering the root; below it the
+    table's move (a 64-bit hash of the whole position) and the history heuristic order moves. The table
+    only orders moves, it never cuts, so the value at each depth is the exact depth-limited value; it and
+    the history are kept between searches (cleared by :meth:`reset`).
+
+    Args:
+        kernel: the Sho kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration, in decisions.
+        table_bits: the table has ``2 ** table_bits`` entries (16 bytes each).
+    """
+
+    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18):
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.kernel = kernel
+        self.depth = depth
+        self.rng = np.random.default_rng(seed) if seed is not None else None
+        self._tt_keys = np.zeros(1 << table_bits, dtype=np.uint64)
+        self._tt_moves = np.full(1 << table_bits, -1, dtype=np.int64)
+        self._history = np.zeros(1 << jit.HISTORY_BITS, dtype=np.int64)
+
+    def reset(self) -> None:
+        """Clear the table and the history."""
+        self._tt_keys[:] = 0
+        self._tt_moves[:] = -1
+        self._history[:] = 0
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
+        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
+
+        Raises:
+            ValueError: the game is over, or a throw (not a seat) is to move.
+        """
+        kernel = self.kernel
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("no legal moves: the game is over")
+        if seat < 0:
+            raise ValueError("the searcher chooses a seat's move; throw the dice first")
+        root = kernel.encode(state)
+        codes = np.array([kernel.encode_move(move) for move in kernel.legal_moves(state)], dtype=np.int64)
+        if self.rng is not None:
+            self.rng.shuffle(codes)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ALPHABETA_NODES
+        scores = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        started = time.perf_counter()
+        index, value = jit.alphabeta(
+            root,
+            codes,
+            self.depth,
+            work,
+            float(seconds),
+            kernel.cfg,
+            kernel.reach,
+            kernel._work,
+            self._tt_keys,
+            self._tt_moves,
+            self._history,
+            scores,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        moves = [kernel.decode_move(int(code)) for code in codes]
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(value),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            depth=int(stats[1]),
+            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
+        )
 
 
 class ShoMCTS(Searcher[ShoMove]):
