@@ -83,7 +83,7 @@ def side_of(seat, cfg):
     return seat % 2 if cfg[C_SHARED] else seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partners(a, b, cfg):
     """Whether sides ``a`` and ``b`` are one team (a side and itself; partners with separate coins)."""
     return a == b or (cfg[C_PARTNERS] != 0 and (a + 2) % 4 == b)
@@ -95,7 +95,7 @@ def ended(st, cfg):
     return st[S_WINNER] >= 0 or st[S_TURNS] >= cfg[C_MAX_TURNS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placed(st, side):
     """Whether ``side`` has finished and taken a place (``play_to_placings``)."""
     for i in range(st[S_NPLACED]):  # noqa: SIM110 -- numba compiles loops, not generators
@@ -156,7 +156,7 @@ def landing(st, side, coins, target, cfg):
     size = st[OWNER + goal + target]
     if owner == side:
         return STACK if coins + size <= cfg[C_CAP] else BLOCKED
-    if partners(side, owner, cfg):
+    if cfg[C_PARTNERS] and (side + 2) % 4 == owner:
         return BLOCKED  # a partner's stack (separate team coins) can be neither joined nor killed
     return KILL if size <= coins else BLOCKED
 
@@ -177,7 +177,7 @@ def entry_size(st, side, target, cfg):
     goal = cfg[C_GOAL]
     if target < goal:
         owner = st[OWNER + target]
-        if owner >= 0 and not partners(side, owner, cfg) and cfg[C_N_PLUS_1]:
+        if owner >= 0 and cfg[C_N_PLUS_1] and not (cfg[C_PARTNERS] and (side + 2) % 4 == owner):
             size = min(max(size, st[OWNER + goal + target] + 1), hand, cfg[C_CAP])
     return size
 
@@ -275,7 +275,7 @@ def move_code(kind, source, coins, subset, length):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_value(move, k, length):
     """The ``k``-th value a move code spends (of ``length``)."""
     if length == 1:
@@ -331,6 +331,43 @@ def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
 
 
 @njit(cache=True)
+def follow_or_split_moves(st, cfg, side, out, work, first_only):
+    """The moves of the follow phase, or of a flexible pa ra's first part, from ``out[0]``.
+
+    Returns (how many, whether the last is the overflow's pass).
+    """
+    goal = cfg[C_GOAL]
+    subset_values = work[0]
+    n = 0
+    if st[S_FOLLOWING]:
+        # The second part of a flexible pa ra, or a finishing overflow: another stack on the track.
+        value = st[S_VALUES]
+        subset_values[0, 0] = value
+        moved = st[S_MOVED]
+        for source in range(1, goal):
+            if (
+                st[OWNER + source] == side
+                and source != moved
+                and landing(st, side, st[OWNER + goal + source], source + value, cfg) != BLOCKED
+            ):
+                out[n] = move_code(MOVE, source, 0, subset_values[0], 1)
+                n += 1
+                if first_only:
+                    return n, False
+        if cfg[C_OVERFLOW] and moved < 0 and st[S_PARAS] == 0 and n:
+            out[n] = PASS  # the overflow may be left unused
+            return n + 1, True
+        return n, False
+    # A flexible pa ra: any first part from 1 to the whole.
+    for part in range(1, st[S_VALUES] + 1):
+        subset_values[0, 0] = part
+        n = entries_and_moves(st, cfg, side, part, subset_values[0], 1, out, n, first_only)
+        if first_only and n:
+            return n, False
+    return n, False
+
+
+@njit(cache=True)
 def legal_moves(st, cfg, out, work, first_only=False):
     """Write the legal moves' codes to ``out`` in the reference's order; return how many.
 
@@ -355,44 +392,50 @@ def legal_moves(st, cfg, out, work, first_only=False):
     goal = cfg[C_GOAL]
     subset_values, lengths, tmp, _ = work
     passing = False
-    if st[S_FOLLOWING]:
-        # The second part of a flexible pa ra, or a finishing overflow: another stack on the track.
-        value = st[S_VALUES]
-        subset_values[0, 0] = value
-        moved = st[S_MOVED]
-        for source in range(1, goal):
-            if (
-                st[OWNER + source] == side
-                and source != moved
-                and landing(st, side, st[OWNER + goal + source], source + value, cfg) != BLOCKED
-            ):
-                out[n] = move_code(MOVE, source, 0, subset_values[0], 1)
-                n += 1
-                if first_only:
-                    return n
-        if cfg[C_OVERFLOW] and moved < 0 and st[S_PARAS] == 0 and n:
-            out[n] = PASS  # the overflow may be left unused
-            n += 1
-            passing = True
-    elif splitting(st, cfg):
-        # A flexible pa ra: any first part from 1 to the whole.
-        for part in range(1, st[S_VALUES] + 1):
-            subset_values[0, 0] = part
-            n = entries_and_moves(st, cfg, side, part, subset_values[0], 1, out, n, first_only)
-            if first_only and n:
-                return n
+    if st[S_FOLLOWING] or (cfg[C_FLEXIBLE] and st[S_PARAS] > 0):
+        n, passing = follow_or_split_moves(st, cfg, side, out, work, first_only)
+        if first_only and n:
+            return n
     else:
         if st[S_NVALUES] > 12:
             raise ValueError("more values to spend than the Sho kernel enumerates")
         count = subsets(st, cfg, subset_values, lengths, tmp)
+        hand = st[HAND + side]
         for s in range(count):
+            if n + goal + 2 > out.shape[0]:
+                raise ValueError("more legal moves than the Sho kernel's move buffer holds")
             length = lengths[s]
             value = 0
             for k in range(length):
                 value += subset_values[s, k]
-            n = entries_and_moves(st, cfg, side, value, subset_values[s], length, out, n, first_only)
-            if first_only and n:
-                return n
+            if hand:
+                coins = entry_size(st, side, value, cfg)
+                if landing(st, side, coins, value, cfg) != BLOCKED:
+                    out[n] = move_code(ENTER, 0, coins, subset_values[s], length)
+                    n += 1
+                    if first_only:
+                        return n
+                if (
+                    cfg[C_SIX_THREE]
+                    and length == 1
+                    and value == 9
+                    and st[S_FIRST_LOW] == 3
+                    and st[S_FIRST_HIGH] == 6
+                    and st[ENTERED + side]
+                    and hand == cfg[C_COINS]
+                    and st[OWNER + 9] < 0
+                    and coins != cfg[C_COINS]
+                ):
+                    out[n] = move_code(ENTER, 0, cfg[C_COINS], subset_values[s], length)
+                    n += 1
+            for source in range(1, goal):
+                if st[OWNER + source] == side:
+                    coins = st[OWNER + goal + source]
+                    if landing(st, side, coins, source + value, cfg) != BLOCKED:
+                        out[n] = move_code(MOVE, source, 0, subset_values[s], length)
+                        n += 1
+                        if first_only:
+                            return n
     if cfg[C_IOS] and st[S_PARAS] and st[S_NVALUES] == 1 and st[S_VALUES] == 2 * st[S_PARAS]:
         out[n] = RETHROW
         n += 1
