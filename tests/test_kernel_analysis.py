@@ -18,7 +18,7 @@ import shogames
 from shogames.agents import AlphaBetaAgent, make_agent
 from shogames.analysis import analyse_record, kernel_analyser
 from shogames.core.kernel import KERNELS_ENV
-from shogames.core.protocol import State
+from shogames.core.protocol import CHANCE, Game, State
 from shogames.match import play_game
 from shogames.records import write_record
 from shogames.ui.cli import main
@@ -26,15 +26,17 @@ from shogames.ui.cli import main
 pytestmark = pytest.mark.skipif(shogames.make("shobu").kernel is None, reason="numba is not installed")
 
 
-def midgame_positions(count: int, seed: int) -> list[State[Any]]:
-    """Shobu positions 6-30 random plies into seeded games, not over."""
+def midgame_positions(game: Game[Any], count: int, seed: int) -> list[State[Any]]:
+    """Positions 6-30 random plies into seeded games, with a seat to move."""
     rng = random.Random(seed)
     positions: list[State[Any]] = []
     while len(positions) < count:
-        state = shogames.make("shobu").new_initial_state()
+        state = game.new_initial_state()
         for _ in range(rng.randrange(6, 30)):
             if state.is_terminal():
                 break
+            state = state.play(rng.choice(state.legal_moves()))
+        while state.to_move == CHANCE:
             state = state.play(rng.choice(state.legal_moves()))
         if not state.is_terminal():
             positions.append(state)
@@ -42,18 +44,20 @@ def midgame_positions(count: int, seed: int) -> list[State[Any]]:
 
 
 @pytest.mark.parametrize("depth", [1, 2])
-def test_value_of_is_the_reference_exact_root_value(depth: int) -> None:
-    searcher = kernel_analyser(shogames.make("shobu"), depth)
+@pytest.mark.parametrize(
+    "game", [shogames.make("shobu"), shogames.make("sho", players=3)], ids=lambda g: g.id
+)
+def test_value_of_is_the_reference_exact_root_value(game: Game[Any], depth: int) -> None:
+    searcher = kernel_analyser(game, depth)
     assert searcher is not None
-    for state in midgame_positions(4, seed=depth):
+    for state in midgame_positions(game, 4, seed=depth):
         agent = AlphaBetaAgent(seed=0, depth=depth, nodes=0)
         agent.exact_root = True
         agent.search(state)
         moves = state.legal_moves()
-        for move in random.Random(7).sample(moves, 6):
-            assert searcher.value_of(state, move, depth=depth) == pytest.approx(
-                agent.last_scores[move], abs=1e-9
-            )
+        for move in random.Random(7).sample(moves, min(6, len(moves))):
+            value = searcher.value_of(state, move, depth=depth)
+            assert value == pytest.approx(agent.last_scores[move], abs=1e-9)
 
 
 def test_value_of_refuses_an_illegal_move_or_depth() -> None:

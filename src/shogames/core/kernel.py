@@ -369,6 +369,25 @@ def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> li
     ]
 
 
+def single_root_move(
+    kernel: Kernel[Any, MoveT], state: State[MoveT], move: MoveT, depth: int
+) -> NDArray[Any]:
+    """The root for :meth:`Searcher.value_of`: ``move``'s code alone, checked, as a one-element array.
+
+    Raises:
+        ValueError: ``depth`` < 1, the game is over, a chance outcome is to come, or ``move`` is not legal.
+    """
+    import numpy as np
+
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if state.to_move is None or state.to_move == CHANCE:
+        raise ValueError("value_of needs a position where a seat is to move")
+    if move not in kernel.legal_moves(state):
+        raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
+    return np.array([kernel.encode_move(move)], dtype=np.int64)
+
+
 def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:
     """The reference moves of a sequence of kernel move codes."""
     return [kernel.decode_move(int(code)) for code in codes]

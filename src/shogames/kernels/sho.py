@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
@@ -360,19 +360,34 @@ class ShoAlphaBeta(Searcher[ShoMove]):
             raise ValueError("no legal moves: the game is over")
         if seat < 0:
             raise ValueError("the searcher chooses a seat's move; throw the dice first")
-        root = kernel.encode(state)
         codes = np.array([kernel.encode_move(move) for move in kernel.legal_moves(state)], dtype=np.int64)
         if self.rng is not None:
             self.rng.shuffle(codes)
         if work <= 0 and seconds <= 0:
             work = DEFAULT_ALPHABETA_NODES
+        return self._search(state, codes, self.depth, work, seconds)
+
+    def value_of(self, state: State[Any], move: ShoMove, *, depth: int) -> float:
+        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root.
+
+        Raises:
+            ValueError: the game is over, a throw is to move, ``move`` is not legal, or ``depth`` < 1.
+        """
+        code = single_root_move(self.kernel, state, move, depth)
+        return self._search(state, code, depth, 0, 0.0).value
+
+    def _search(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
+    ) -> SearchResult[ShoMove]:
+        kernel = self.kernel
+        root = kernel.encode(state)
         scores = np.zeros(codes.shape[0], dtype=np.float64)
         stats = np.zeros(2, dtype=np.int64)
         started = time.perf_counter()
         index, value = jit.alphabeta(
             root,
             codes,
-            self.depth,
+            depth,
             work,
             float(seconds),
             kernel.cfg,

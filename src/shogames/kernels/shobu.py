@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
@@ -306,13 +306,8 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
 
     def value_of(self, state: State[Any], move: ShobuMove, *, depth: int) -> float:
         """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root."""
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        codes = self.kernel.root_codes(state)
-        code = self.kernel.encode_move(move)
-        if code not in codes:
-            raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
-        return self._search(state, np.array([code], dtype=np.int64), depth, 0, 0.0).value
+        code = single_root_move(self.kernel, state, move, depth)
+        return self._search(state, code, depth, 0, 0.0).value
 
     def _search(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
