@@ -241,3 +241,24 @@ def test_the_analysis_flags_a_blunder(client: TestClient) -> None:
     (move,) = answer.json()["moves"]
     assert move["verdict"] == "blunder" and move["best_value"] > 0.99 and move["best"].endswith("BLb3-b4")
     assert client.post("/api/analysis", json={"record": "nonsense"}).status_code == 400
+
+
+def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestClient) -> None:
+    """Issue 14: the browser's analysis uses a game's kernel, deeper in the same time; else the reference."""
+    from shogames.analysis import kernel_analyser
+
+    for game_id in ("shobu", "sho"):
+        game = shogames.make(game_id)
+        made = start_record(game, ["a", "b", "c"][: len(game.player_names)])
+        state = game.new_initial_state()
+        for _ in range(12):
+            if state.is_terminal():
+                break
+            move = state.legal_moves()[0]
+            made.add_move(state.move_to_text(move))
+            state = state.play(move)
+        answer = client.post("/api/analysis", json={"record": write_record(made)})
+        assert answer.status_code == 200, answer.json()
+        budget = answer.json()["budget"]
+        assert budget["kernel"] == (kernel_analyser(game, 1) is not None)
+        assert budget["depth"] == (8 if budget["kernel"] else 2)

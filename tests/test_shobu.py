@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -264,3 +266,41 @@ def test_engine_agrees_with_naive_reference(choices: list[int]) -> None:
             shobu_reference.has_won(without_turns(after)) or after.count_legal_moves() == 0
         )
         state = after
+
+
+def test_the_terminal_test_does_not_count_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding (fast engines): ``is_terminal`` counted every legal turn each ply, then play generated them."""
+    import shogames.games.shobu as shobu_module
+
+    def refuse(*_: object) -> int:
+        raise AssertionError("is_terminal counted the turns")
+
+    monkeypatch.setattr(shobu_module, "_count_turns", refuse)
+    rng = random.Random(5)
+    state = shogames.make("shobu").new_initial_state()
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    assert state.turns > 0
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_any_turn_agrees_with_the_count(seed: int) -> None:
+    """The early-stopping test for a legal turn agrees with the full count on random positions."""
+    import shogames.games.shobu as shobu_module
+
+    rng = random.Random(seed)
+
+    def sparse() -> int:  # 1/2 to 1/16 of the squares
+        bits = rng.getrandbits(64)
+        for _ in range(rng.randrange(4)):
+            bits &= rng.getrandbits(64)
+        return bits
+
+    black = sparse()
+    white = sparse() & ~black
+    for seat in (0, 1):
+        own, opp = (black, white) if seat == 0 else (white, black)
+        assert shobu_module._has_turn(own, opp, seat) == (shobu_module._count_turns(own, opp, seat) > 0)

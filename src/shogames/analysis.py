@@ -1,9 +1,16 @@
 """Game analysis: for each move of a record, a strong search's value and preferred move, mistakes flagged.
 
-The analysing agent is an :class:`~shogames.agents.AlphaBetaAgent` that values every legal move exactly
-(``exact_root``), so the move played and the best move are compared on the same scale: the mover's
-expected return, from -1 (lost) to +1 (won). The *loss* of a move is the best move's value minus the
-played move's; a loss of at least ``mistake`` is a mistake, of at least ``blunder`` a blunder.
+The move played and the best move are compared on the same scale: the mover's expected return, from -1
+(lost) to +1 (won), each searched to the same depth. The *loss* of a move is the best move's value minus
+the played move's; a loss of at least ``mistake`` is a mistake, of at least ``blunder`` a blunder.
+
+Where the game has a compiled kernel with an alpha-beta searcher (:attr:`Game.kernel
+<shogames.core.protocol.Game.kernel>`), the analysis searches with it: at each position it deepens within
+the budget to find the best move, then values the best move and the move played alone at the root to the
+depth that search completed (:meth:`Searcher.value_of <shogames.core.kernel.Searcher.value_of>`), so both
+values are exact at one depth. Elsewhere (or with ``kernel=False``) the analysing agent is the reference
+:class:`~shogames.agents.AlphaBetaAgent`, which values every legal move exactly (``exact_root``). Nothing
+here names a game.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from shogames.agents.alphabeta import AlphaBetaAgent
-from shogames.core.protocol import CHANCE, State
+from shogames.core.kernel import Searcher
+from shogames.core.protocol import CHANCE, Game, State
 from shogames.records import Record, replay
 
 MISTAKE: float = 0.1
@@ -54,6 +62,32 @@ def analyse_state(agent: AlphaBetaAgent, state: State[Any], played: Any) -> tupl
     return scores[played], best, scores[best]
 
 
+def kernel_analyser(game: Game[Any], depth: int) -> Searcher[Any] | None:
+    """The game kernel's alpha-beta searcher to ``depth`` if it values a root move alone; else ``None``."""
+    kernel = game.kernel
+    searcher = kernel.alphabeta(seed=None, depth=depth) if kernel is not None else None
+    if searcher is None or type(searcher).value_of is Searcher.value_of:
+        return None
+    return searcher
+
+
+def analyse_with_kernel(
+    searcher: Searcher[Any], state: State[Any], played: Any, *, nodes: int, seconds: float
+) -> tuple[float, Any, float, int]:
+    """Search ``state`` with a kernel searcher: the played move's value, the best move, its value, the depth.
+
+    The best move comes from a search within the budget; both values from searching each move alone at
+    the root to the depth that search completed (at least 1), so the two are exact at the same depth.
+    """
+    result = searcher.search(state, work=nodes, seconds=seconds)
+    depth = max(result.depth, 1)
+    best_value = searcher.value_of(state, result.move, depth=depth)
+    played_value = best_value if played == result.move else searcher.value_of(state, played, depth=depth)
+    if best_value is None or played_value is None:  # value_of was checked before: it values moves
+        raise AssertionError("the kernel searcher stopped valuing single moves")
+    return played_value, result.move, max(best_value, played_value), depth
+
+
 def analyse_record(
     record: Record,
     *,
@@ -61,20 +95,24 @@ def analyse_record(
     nodes: int = 200_000,
     seconds: float = 0.0,
     progress: Callable[[int, int], None] | None = None,
+    kernel: bool = True,
 ) -> list[MoveAnalysis]:
     """Analyse every move a seat made in ``record`` (chance outcomes are skipped).
 
     Args:
         record: a game record; it is replayed and checked first.
-        depth: the analysing search's depth in decisions.
+        depth: the analysing search's depth in decisions (the deepest, with a kernel).
         nodes: its node budget per position (0: none).
         seconds: its time budget per position (0: none).
         progress: called with (moves done, moves in all) after each move.
+        kernel: search with the game's compiled kernel where it has an alpha-beta searcher (see above);
+            ``False`` always uses the reference agent.
 
     Raises:
         NotationError: the record does not replay.
     """
     game_replay = replay(record)
+    searcher = kernel_analyser(game_replay.game, depth) if kernel else None
     agent = AlphaBetaAgent(seed=0, depth=depth, nodes=nodes, seconds=seconds)
     agent.exact_root = True
     names = game_replay.game.player_names
@@ -83,7 +121,12 @@ def analyse_record(
     for done, (state, move) in enumerate(pairs, start=1):
         mover = state.to_move
         if mover is not None and mover != CHANCE:
-            played_value, best, best_value = analyse_state(agent, state, move)
+            if searcher is not None:
+                played_value, best, best_value, _ = analyse_with_kernel(
+                    searcher, state, move, nodes=nodes, seconds=seconds
+                )
+            else:
+                played_value, best, best_value = analyse_state(agent, state, move)
             results.append(
                 MoveAnalysis(
                     state.ply + 1,

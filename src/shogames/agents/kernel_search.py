@@ -2,7 +2,7 @@
 
 They play any game that offers a kernel (:attr:`Game.kernel <shogames.core.protocol.Game.kernel>`), through
 the :class:`~shogames.core.kernel.Searcher` interface only, so there is no per-game code here. A game
-without a kernel, or whose kernel has no searcher of the kind (Sho's), is refused with a clear error
+without a kernel, or whose kernel has no searcher of the kind asked for, is refused with a clear error
 (:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
 first move elsewhere.
 

@@ -139,6 +139,19 @@ class Searcher(ABC, Generic[MoveT]):
             ValueError: the game is over at ``state``.
         """
 
+    def value_of(self, state: State[MoveT], move: MoveT, *, depth: int) -> float | None:
+        """The value of playing ``move`` at ``state``, searched ``depth`` decisions deep with no other budget.
+
+        The value is exact to that depth (the root holds ``move`` alone, so nothing is cut there), for
+        the seat to move at ``state``, on :attr:`SearchResult.value`'s scale: what an analysis compares
+        the move played with the best move by. ``None`` where this searcher cannot search one root move
+        alone (MCTS); the alpha-beta searchers can.
+
+        Raises:
+            ValueError: the game is over at ``state``, ``move`` is not legal there, or ``depth`` < 1.
+        """
+        return None
+
     def reset(self) -> None:
         """Forget what was learnt (tables, history) before a new game."""
 
@@ -354,6 +367,25 @@ def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> li
         (state.move_to_text(move), kernel.perft(state.play_unchecked(move), depth - 1, bulk=bulk))
         for move in state.legal_moves()
     ]
+
+
+def single_root_move(
+    kernel: Kernel[Any, MoveT], state: State[MoveT], move: MoveT, depth: int
+) -> NDArray[Any]:
+    """The root for :meth:`Searcher.value_of`: ``move``'s code alone, checked, as a one-element array.
+
+    Raises:
+        ValueError: ``depth`` < 1, the game is over, a chance outcome is to come, or ``move`` is not legal.
+    """
+    import numpy as np
+
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if state.to_move is None or state.to_move == CHANCE:
+        raise ValueError("value_of needs a position where a seat is to move")
+    if move not in kernel.legal_moves(state):
+        raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
+    return np.array([kernel.encode_move(move)], dtype=np.int64)
 
 
 def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:

@@ -8,14 +8,19 @@ State array (int64), for a game with ``goal`` positions (``cfg[GOAL]``)::
     3 first throw's low face (0: none)   4 its high face   5 turns   6 ply   7 winning side (-1: none)
     8 how many values   9 .. 9+MAX_VALUES-1 the values, increasing
     HAND .. +3 coins in hand per side   OFF .. +3 borne off   ENTERED .. +3 whether the side has entered
+    PLACED .. +3 the sides placed so far, in order (``play_to_placings``)   S_NPLACED how many
+    S_FOLLOWING 1 in the reference's follow phase (phase is then 1, move: a seat is to move)
+    S_MOVED the stack that may not move in the follow phase (-1: none)   S_BONUS the follow phase's
+    earned throw   S_BANKED banked throws (``para_mode=pool``)
     OWNER .. +goal-1 the side owning each position (-1: empty)   OWNER+goal .. the stacks' sizes
+    OWNER+2*goal .. whether each position's stack is a Sho-mo (``opening_kill=topup3_on_shomo``)
 
 Move code (int64): ``kind | source << 3 | coins << 11 | low << 16 | high << 19 | n << 22`` and then the
-``n`` spent values, 4 bits each from bit 26 (kinds as in :mod:`shogames.games.sho`: 0 throw, 1 move,
-2 enter, 3 pass, 5 draw of the first seat, whose seat is in ``coins``).
+``n`` spent values, 4 bits each from bit 26; a single value (``n`` = 1) takes 16 bits from bit 26 (under
+``para_mode=ios`` or ``flexible_para`` one value may pass 15). Kinds as in :mod:`shogames.games.sho`:
+0 throw, 1 move, 2 enter, 3 pass, 4 rethrow, 5 draw of the first seat, whose seat is in ``coins``.
 
-``cfg`` (int64) holds the settings the kernel covers (the ``C_*`` indices); the others make
-:func:`shogames.kernels.sho.make_kernel` return ``None``.
+``cfg`` (int64) holds the settings (the ``C_*`` indices).
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ from numba import njit
 (
     C_GOAL, C_COINS, C_CAP, C_SIDES, C_PLAYERS, C_MAX_TURNS, C_ANY_SUBSET, C_EXACT, C_OPENING_SIZE,
     C_BONUS12, C_PARA_SIZE, C_N_PLUS_1, C_REOPEN_EMPTY, C_SIX_THREE, C_TRIPLE, C_LAST_KILL, C_ALLOW_PASS,
-    C_SHARED,
-) = range(18)  # fmt: skip
-CFG_SIZE = 18
+    C_SHARED, C_IOS, C_POOL, C_FLEXIBLE, C_FLEX_EITHER, C_OVERFLOW, C_PLACINGS, C_TOPUP, C_PARTNERS,
+    C_TEAM_FIRST,
+) = range(27)  # fmt: skip
+CFG_SIZE = 27
 
 MAX_VALUES = 16
 S_SEAT, S_PHASE, S_PARAS, S_FIRST_LOW, S_FIRST_HIGH, S_TURNS, S_PLY, S_WINNER, S_NVALUES = range(9)
@@ -41,10 +47,17 @@ S_VALUES = 9
 HAND = S_VALUES + MAX_VALUES
 OFF = HAND + 4
 ENTERED = OFF + 4
-OWNER = ENTERED + 4
+PLACED = ENTERED + 4
+S_NPLACED = PLACED + 4
+S_FOLLOWING = S_NPLACED + 1
+S_MOVED = S_FOLLOWING + 1
+S_BONUS = S_MOVED + 1
+S_BANKED = S_BONUS + 1
+OWNER = S_BANKED + 1
 
 THROW_PHASE, MOVE_PHASE, FIRST_PHASE = 0, 1, 2
-THROW, MOVE, ENTER, PASS, FIRST = 0, 1, 2, 3, 5
+FOLLOW_PHASE = 3  # the reference's follow phase: MOVE_PHASE with S_FOLLOWING set in the array
+THROW, MOVE, ENTER, PASS, RETHROW, FIRST = 0, 1, 2, 3, 4, 5
 PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
 
@@ -59,9 +72,9 @@ REACH_SPAN = 12
 
 
 @njit(cache=True)
-def state_size(goal):
-    """The length of a state array for ``goal`` positions."""
-    return OWNER + 2 * goal
+def state_size(goal, topup):
+    """The length of a state array for ``goal`` positions (Sho-mo flags only with ``topup``)."""
+    return OWNER + (3 if topup else 2) * goal
 
 
 @njit(cache=True)
@@ -70,20 +83,48 @@ def side_of(seat, cfg):
     return seat % 2 if cfg[C_SHARED] else seat
 
 
+@njit(cache=True, inline="always")
+def partners(a, b, cfg):
+    """Whether sides ``a`` and ``b`` are one team (a side and itself; partners with separate coins)."""
+    return a == b or (cfg[C_PARTNERS] != 0 and (a + 2) % 4 == b)
+
+
 @njit(cache=True)
 def ended(st, cfg):
     """Whether the game is over: a winner, or the turn cap."""
     return st[S_WINNER] >= 0 or st[S_TURNS] >= cfg[C_MAX_TURNS]
 
 
+@njit(cache=True, inline="always")
+def placed(st, side):
+    """Whether ``side`` has finished and taken a place (``play_to_placings``)."""
+    for i in range(st[S_NPLACED]):  # noqa: SIM110 -- numba compiles loops, not generators
+        if st[PLACED + i] == side:
+            return True
+    return False
+
+
 @njit(cache=True)
 def find_winner(st, cfg):
-    """Set the winner to the first side with every coin borne off (the reference's constructor)."""
-    if st[S_WINNER] < 0:
-        for side in range(cfg[C_SIDES]):
-            if st[OFF + side] == cfg[C_COINS]:
-                st[S_WINNER] = side
-                return
+    """Set the winner as the reference's constructor does.
+
+    With placings, the first placed side once all but one have placed; otherwise the first side with
+    every coin borne off (with separate team coins and ``team_win=both``, its partner's too).
+    """
+    if st[S_WINNER] >= 0:
+        return
+    sides = cfg[C_SIDES]
+    if cfg[C_PLACINGS]:
+        if st[S_NPLACED] >= sides - 1:
+            st[S_WINNER] = st[PLACED]
+        return
+    coins = cfg[C_COINS]
+    for side in range(sides):
+        if st[OFF + side] == coins and (
+            not cfg[C_PARTNERS] or cfg[C_TEAM_FIRST] or st[OFF + (side + 2) % 4] == coins
+        ):
+            st[S_WINNER] = side
+            return
 
 
 @njit(cache=True)
@@ -115,6 +156,8 @@ def landing(st, side, coins, target, cfg):
     size = st[OWNER + goal + target]
     if owner == side:
         return STACK if coins + size <= cfg[C_CAP] else BLOCKED
+    if cfg[C_PARTNERS] and (side + 2) % 4 == owner:
+        return BLOCKED  # a partner's stack (separate team coins) can be neither joined nor killed
     return KILL if size <= coins else BLOCKED
 
 
@@ -134,7 +177,7 @@ def entry_size(st, side, target, cfg):
     goal = cfg[C_GOAL]
     if target < goal:
         owner = st[OWNER + target]
-        if owner >= 0 and owner != side and cfg[C_N_PLUS_1]:
+        if owner >= 0 and cfg[C_N_PLUS_1] and not (cfg[C_PARTNERS] and (side + 2) % 4 == owner):
             size = min(max(size, st[OWNER + goal + target] + 1), hand, cfg[C_CAP])
     return size
 
@@ -144,8 +187,8 @@ def subsets(st, cfg, out, lengths, tmp):
     """The distinct sub-multisets of the values one move may spend, in the reference's order.
 
     Sorted by size, then lexicographically (``sorted(..., key=(len, subset))``); with
-    ``para_subsets=single_or_total`` only the single values and the whole. Writes ``out[i, :lengths[i]]``
-    and returns how many.
+    ``para_subsets=single_or_total`` only the single values and the whole; with ``para_mode=pool`` only
+    the single values. Writes ``out[i, :lengths[i]]`` and returns how many.
     """
     n = st[S_NVALUES]
     values = st[S_VALUES : S_VALUES + n]
@@ -166,6 +209,12 @@ def subsets(st, cfg, out, lengths, tmp):
             counts[m] = 1
             m += 1
     total = 0
+    if cfg[C_POOL]:
+        for i in range(m):
+            out[total, 0] = distinct[i]
+            lengths[total] = 1
+            total += 1
+        return total
     if not cfg[C_ANY_SUBSET]:
         # The single values and the whole, in tuple order (a tuple sorts after its own prefix).
         for i in range(m):
@@ -226,6 +275,98 @@ def move_code(kind, source, coins, subset, length):
     return code
 
 
+@njit(cache=True, inline="always")
+def move_value(move, k, length):
+    """The ``k``-th value a move code spends (of ``length``)."""
+    if length == 1:
+        return (move >> 26) & 0xFFFF
+    return (move >> (26 + 4 * k)) & 15
+
+
+@njit(cache=True)
+def splitting(st, cfg):
+    """Whether the step's single value comes from a flexible pa ra and may be split (R17)."""
+    return cfg[C_FLEXIBLE] != 0 and st[S_PARAS] > 0 and st[S_PHASE] == MOVE_PHASE and st[S_FOLLOWING] == 0
+
+
+@njit(cache=True)
+def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
+    """Write the entry (or entries) and stack moves spending ``subset`` (sum ``value``) from ``out[n]``.
+
+    Returns the new count; with ``first_only``, stops at the first move.
+    """
+    goal = cfg[C_GOAL]
+    if n + goal + 2 > out.shape[0]:
+        raise ValueError("more legal moves than the Sho kernel's move buffer holds")
+    hand = st[HAND + side]
+    if hand:
+        coins = entry_size(st, side, value, cfg)
+        if landing(st, side, coins, value, cfg) != BLOCKED:
+            out[n] = move_code(ENTER, 0, coins, subset, length)
+            n += 1
+            if first_only:
+                return n
+        if (
+            cfg[C_SIX_THREE]
+            and length == 1
+            and value == 9
+            and st[S_FIRST_LOW] == 3
+            and st[S_FIRST_HIGH] == 6
+            and st[ENTERED + side]
+            and hand == cfg[C_COINS]
+            and st[OWNER + 9] < 0
+            and coins != cfg[C_COINS]
+        ):
+            out[n] = move_code(ENTER, 0, cfg[C_COINS], subset, length)
+            n += 1
+    for source in range(1, goal):
+        if st[OWNER + source] == side:
+            coins = st[OWNER + goal + source]
+            if landing(st, side, coins, source + value, cfg) != BLOCKED:
+                out[n] = move_code(MOVE, source, 0, subset, length)
+                n += 1
+                if first_only:
+                    return n
+    return n
+
+
+@njit(cache=True)
+def follow_or_split_moves(st, cfg, side, out, work, first_only):
+    """The moves of the follow phase, or of a flexible pa ra's first part, from ``out[0]``.
+
+    Returns (how many, whether the last is the overflow's pass).
+    """
+    goal = cfg[C_GOAL]
+    subset_values = work[0]
+    n = 0
+    if st[S_FOLLOWING]:
+        # The second part of a flexible pa ra, or a finishing overflow: another stack on the track.
+        value = st[S_VALUES]
+        subset_values[0, 0] = value
+        moved = st[S_MOVED]
+        for source in range(1, goal):
+            if (
+                st[OWNER + source] == side
+                and source != moved
+                and landing(st, side, st[OWNER + goal + source], source + value, cfg) != BLOCKED
+            ):
+                out[n] = move_code(MOVE, source, 0, subset_values[0], 1)
+                n += 1
+                if first_only:
+                    return n, False
+        if cfg[C_OVERFLOW] and moved < 0 and st[S_PARAS] == 0 and n:
+            out[n] = PASS  # the overflow may be left unused
+            return n + 1, True
+        return n, False
+    # A flexible pa ra: any first part from 1 to the whole.
+    for part in range(1, st[S_VALUES] + 1):
+        subset_values[0, 0] = part
+        n = entries_and_moves(st, cfg, side, part, subset_values[0], 1, out, n, first_only)
+        if first_only and n:
+            return n, False
+    return n, False
+
+
 @njit(cache=True)
 def legal_moves(st, cfg, out, work, first_only=False):
     """Write the legal moves' codes to ``out`` in the reference's order; return how many.
@@ -249,47 +390,56 @@ def legal_moves(st, cfg, out, work, first_only=False):
         return n
     side = side_of(st[S_SEAT], cfg)
     goal = cfg[C_GOAL]
-    if st[S_NVALUES] > 12:
-        raise ValueError("more values to spend than the Sho kernel enumerates")
     subset_values, lengths, tmp, _ = work
-    count = subsets(st, cfg, subset_values, lengths, tmp)
-    for s in range(count):
-        if n + goal + 2 > out.shape[0]:
-            raise ValueError("more legal moves than the Sho kernel's move buffer holds")
-        length = lengths[s]
-        value = 0
-        for k in range(length):
-            value += subset_values[s, k]
+    passing = False
+    if st[S_FOLLOWING] or (cfg[C_FLEXIBLE] and st[S_PARAS] > 0):
+        n, passing = follow_or_split_moves(st, cfg, side, out, work, first_only)
+        if first_only and n:
+            return n
+    else:
+        if st[S_NVALUES] > 12:
+            raise ValueError("more values to spend than the Sho kernel enumerates")
+        count = subsets(st, cfg, subset_values, lengths, tmp)
         hand = st[HAND + side]
-        if hand:
-            coins = entry_size(st, side, value, cfg)
-            if landing(st, side, coins, value, cfg) != BLOCKED:
-                out[n] = move_code(ENTER, 0, coins, subset_values[s], length)
-                n += 1
-                if first_only:
-                    return n
-            if (
-                cfg[C_SIX_THREE]
-                and length == 1
-                and value == 9
-                and st[S_FIRST_LOW] == 3
-                and st[S_FIRST_HIGH] == 6
-                and st[ENTERED + side]
-                and hand == cfg[C_COINS]
-                and st[OWNER + 9] < 0
-                and coins != cfg[C_COINS]
-            ):
-                out[n] = move_code(ENTER, 0, cfg[C_COINS], subset_values[s], length)
-                n += 1
-        for source in range(1, goal):
-            if st[OWNER + source] == side:
-                coins = st[OWNER + goal + source]
-                if landing(st, side, coins, source + value, cfg) != BLOCKED:
-                    out[n] = move_code(MOVE, source, 0, subset_values[s], length)
+        for s in range(count):
+            if n + goal + 2 > out.shape[0]:
+                raise ValueError("more legal moves than the Sho kernel's move buffer holds")
+            length = lengths[s]
+            value = 0
+            for k in range(length):
+                value += subset_values[s, k]
+            if hand:
+                coins = entry_size(st, side, value, cfg)
+                if landing(st, side, coins, value, cfg) != BLOCKED:
+                    out[n] = move_code(ENTER, 0, coins, subset_values[s], length)
                     n += 1
                     if first_only:
                         return n
-    if n and cfg[C_ALLOW_PASS]:
+                if (
+                    cfg[C_SIX_THREE]
+                    and length == 1
+                    and value == 9
+                    and st[S_FIRST_LOW] == 3
+                    and st[S_FIRST_HIGH] == 6
+                    and st[ENTERED + side]
+                    and hand == cfg[C_COINS]
+                    and st[OWNER + 9] < 0
+                    and coins != cfg[C_COINS]
+                ):
+                    out[n] = move_code(ENTER, 0, cfg[C_COINS], subset_values[s], length)
+                    n += 1
+            for source in range(1, goal):
+                if st[OWNER + source] == side:
+                    coins = st[OWNER + goal + source]
+                    if landing(st, side, coins, source + value, cfg) != BLOCKED:
+                        out[n] = move_code(MOVE, source, 0, subset_values[s], length)
+                        n += 1
+                        if first_only:
+                            return n
+    if cfg[C_IOS] and st[S_PARAS] and st[S_NVALUES] == 1 and st[S_VALUES] == 2 * st[S_PARAS]:
+        out[n] = RETHROW
+        n += 1
+    if n and cfg[C_ALLOW_PASS] and not passing:
         out[n] = PASS
         n += 1
     return n
@@ -323,27 +473,57 @@ def remove_value(st, value):
 
 @njit(cache=True)
 def new_step(st):
-    """The same seat throws again: a throw phase with no pa ra and no first throw (values kept)."""
+    """The same seat throws again: a throw phase with no pa ra, no first throw, no follow-up (values kept)."""
     st[S_PHASE] = THROW_PHASE
     st[S_PARAS] = 0
     st[S_FIRST_LOW] = 0
     st[S_FIRST_HIGH] = 0
+    st[S_FOLLOWING] = 0
+    st[S_MOVED] = -1
+    st[S_BONUS] = 0
 
 
 @njit(cache=True)
 def end_turn(st, cfg):
-    """Pass the dice to the next seat; unused values are lost."""
-    st[S_SEAT] = (st[S_SEAT] + 1) % cfg[C_PLAYERS]
+    """Pass the dice to the next seat (skipping placed players); unused values and banked throws are lost."""
+    players = cfg[C_PLAYERS]
+    seat = (st[S_SEAT] + 1) % players
+    if st[S_NPLACED]:
+        while placed(st, side_of(seat, cfg)):
+            seat = (seat + 1) % players
+    st[S_SEAT] = seat
     st[S_NVALUES] = 0
+    st[S_BANKED] = 0
     new_step(st)
     st[S_TURNS] += 1
 
 
 @njit(cache=True)
+def close(st, cfg):
+    """A finished game keeps nothing to spend (the reference's constructor): one position, one array."""
+    if ended(st, cfg):
+        st[S_NVALUES] = 0
+        st[S_BANKED] = 0
+        new_step(st)
+
+
+@njit(cache=True)
 def settle(st, cfg, work):
-    """A seat with no legal move ends its turn at once, in the same ply (R13)."""
+    """A seat with no legal move ends its turn at once, in the same ply (R13).
+
+    A banked throw (``para_mode=pool``), or the throw a flexible pa ra's first part earned, comes next
+    instead.
+    """
     if not ended(st, cfg) and legal_moves(st, cfg, work[3], work, True) == 0:
-        end_turn(st, cfg)
+        if st[S_BANKED]:
+            st[S_NVALUES] = 0
+            new_step(st)
+            st[S_BANKED] -= 1
+        elif st[S_FOLLOWING] and st[S_BONUS]:
+            st[S_NVALUES] = 0
+            new_step(st)
+        else:
+            end_turn(st, cfg)
 
 
 @njit(cache=True)
@@ -364,27 +544,50 @@ def play(st, move, cfg, work):
         if low == 1 and high == 1:
             st[S_PARAS] += 1
             if cfg[C_TRIPLE] and st[S_PARAS] == 3:
-                st[S_NVALUES] = 0
                 st[S_WINNER] = side_of(st[S_SEAT], cfg)
+                close(st, cfg)
+                return
+            if cfg[C_IOS]:
+                # 2 (more with chained pa ra) now, or throw again for 2 + the next throw.
+                st[S_NVALUES] = 1
+                st[S_VALUES] = 2 * st[S_PARAS]
+                st[S_PHASE] = MOVE_PHASE
+                settle(st, cfg, work)
                 return
             insert_value(st, 2)
             return
-        insert_value(st, low + high)
+        if (cfg[C_IOS] or cfg[C_FLEXIBLE]) and st[S_PARAS]:
+            st[S_NVALUES] = 1
+            st[S_VALUES] = 2 * st[S_PARAS] + low + high
+        else:
+            insert_value(st, low + high)
         st[S_PHASE] = MOVE_PHASE
         settle(st, cfg, work)
         return
     if kind == PASS:
-        end_turn(st, cfg)
+        if st[S_FOLLOWING] and st[S_BONUS]:
+            st[S_NVALUES] = 0
+            new_step(st)
+        else:
+            end_turn(st, cfg)
+        return
+    if kind == RETHROW:
+        st[S_PHASE] = THROW_PHASE
         return
     goal = cfg[C_GOAL]
+    shomo = OWNER + 2 * goal
     side = side_of(st[S_SEAT], cfg)
     length = (move >> 22) & 15
     value = 0
     for k in range(length):
-        value += (move >> (26 + 4 * k)) & 15
+        value += move_value(move, k, length)
+    source = 0
+    opened = False
     if kind == ENTER:
         coins = (move >> 11) & 31
         target = value
+        if cfg[C_TOPUP]:
+            opened = opening(st, side, cfg)
         result = landing(st, side, coins, target, cfg)
         st[HAND + side] -= coins
         st[ENTERED + side] = 1
@@ -395,9 +598,20 @@ def play(st, move, cfg, work):
         result = landing(st, side, coins, target, cfg)
         st[OWNER + source] = -1
         st[OWNER + goal + source] = 0
+    was_shomo = False
+    victim_shomo = False
+    if cfg[C_TOPUP]:
+        was_shomo = kind == MOVE and st[shomo + source] != 0
+        victim_shomo = result == KILL and st[shomo + target] != 0
+        st[shomo + source] = 0
+        if target < goal:
+            st[shomo + target] = 0
     victim = -1
     if result == BEAR_OFF:
         st[OFF + side] += coins
+        if cfg[C_PLACINGS] and st[OFF + side] == cfg[C_COINS]:
+            st[PLACED + st[S_NPLACED]] = side
+            st[S_NPLACED] += 1
     elif result == PLACE:
         st[OWNER + target] = side
         st[OWNER + goal + target] = coins
@@ -408,6 +622,14 @@ def play(st, move, cfg, work):
         st[HAND + victim] += st[OWNER + goal + target]
         st[OWNER + target] = side
         st[OWNER + goal + target] = coins
+    if cfg[C_TOPUP] and (result == PLACE or result == KILL):  # noqa: SIM109 -- compiled by numba
+        if victim_shomo and coins < 3 and st[HAND + side]:
+            # The killer of a Sho-mo is topped up to 3 coins from the hand.
+            extra = min(3 - coins, st[HAND + side], cfg[C_CAP] - coins)
+            st[HAND + side] -= extra
+            st[OWNER + goal + target] += extra
+        elif was_shomo or opened:
+            st[shomo + target] = 1  # an opening stack, or one that moved unchanged, is a Sho-mo
     earned = STACK <= result <= KILL  # a stack or a kill earns another throw
     if result == KILL and cfg[C_LAST_KILL]:
         alive = False
@@ -416,34 +638,121 @@ def play(st, move, cfg, work):
                 alive = True
         if not alive:
             earned = False
+    cut = result == KILL and not earned
     find_winner(st, cfg)
-    if earned:
+    if cfg[C_POOL] and not cut:
+        # The pool is spent one value per move; each stack or kill banks a throw for afterwards.
+        st[S_BANKED] += 1 if earned else 0
         for k in range(length):
-            remove_value(st, (move >> (26 + 4 * k)) & 15)
+            remove_value(st, move_value(move, k, length))
+        if ended(st, cfg):
+            close(st, cfg)
+        elif st[S_NVALUES] == 0 and st[S_BANKED]:
+            new_step(st)
+            st[S_BANKED] -= 1
+        elif st[S_NVALUES]:
+            settle(st, cfg, work)
+        else:
+            end_turn(st, cfg)
+        return
+    following = st[S_FOLLOWING] != 0
+    if following:
+        if st[S_BONUS]:
+            earned = True  # the first part of the split stacked or killed (flexible_bonus=either)
+        st[S_FOLLOWING] = 0
+        st[S_MOVED] = -1
+        st[S_BONUS] = 0
+    elif splitting(st, cfg) and value < st[S_VALUES]:
+        # The first part of a split pa ra: the rest must move a different stack.
+        st[S_BONUS] = 1 if earned and cfg[C_FLEX_EITHER] else 0
+        st[S_MOVED] = target if target < goal else -1
+        st[S_VALUES] -= value
+        st[S_FOLLOWING] = 1
+        if ended(st, cfg):
+            close(st, cfg)
+        else:
+            settle(st, cfg, work)
+        return
+    if result == BEAR_OFF and cfg[C_OVERFLOW] and target > goal and not following:
+        st[S_NVALUES] = 1
+        st[S_VALUES] = target - goal
+        st[S_FOLLOWING] = 1
+        st[S_PARAS] = 0
+        st[S_MOVED] = -1
+        st[S_BONUS] = 0
+        if ended(st, cfg):
+            close(st, cfg)
+        else:
+            settle(st, cfg, work)
+        return
+    if earned:
+        if cfg[C_IOS] or cfg[C_FLEXIBLE] or following:
+            st[S_NVALUES] = 0
+        else:
+            for k in range(length):
+                remove_value(st, move_value(move, k, length))
         new_step(st)
         return
     if ended(st, cfg):
-        st[S_NVALUES] = 0  # the game is won: unused values are lost
-        new_step(st)
+        close(st, cfg)
         return
     end_turn(st, cfg)
 
 
 @njit(cache=True)
 def returns(st, cfg, out):
-    """Every seat's return: the winning side's seats get +1, the others share the loss; 0 without a winner."""
+    """Every seat's return: the winning team's seats get +1, the others share the loss; 0 without a winner.
+
+    Under ``play_to_placings`` each place has its value, from +1 for the first to -1 for the last; the
+    sides still playing share the places left.
+    """
     players = cfg[C_PLAYERS]
     winner = st[S_WINNER]
     if winner < 0:
         out[:players] = 0.0
         return
+    if cfg[C_PLACINGS]:
+        last = cfg[C_SIDES] - 1
+        count = st[S_NPLACED]
+        extra = 0 if placed(st, winner) else 1  # a triple pa ra ends the game: the next place is its
+        taken = count + extra
+        shared = 0.0
+        if taken <= last:
+            total = 0.0
+            for rank in range(taken, last + 1):
+                total += 1.0 - 2.0 * rank / last
+            shared = total / (last + 1 - taken)
+        for seat in range(players):
+            side = side_of(seat, cfg)
+            value = shared
+            for rank in range(count):
+                if st[PLACED + rank] == side:
+                    value = 1.0 - 2.0 * rank / last
+            if extra and side == winner:
+                value = 1.0 - 2.0 * count / last
+            out[seat] = value
+        return
+    win_returns(winner, cfg, out, 1.0, False)
+
+
+@njit(cache=True)
+def win_returns(side, cfg, out, share, add):
+    """Every seat's return when ``side`` wins (its team +1, the others share the loss) into ``out``.
+
+    With ``add``, ``share`` times the returns are added to ``out`` instead.
+    """
+    players = cfg[C_PLAYERS]
     won = 0
     for seat in range(players):
-        if side_of(seat, cfg) == winner:
+        if partners(side, side_of(seat, cfg), cfg):
             won += 1
     lost = players - won
     for seat in range(players):
-        out[seat] = 1.0 if side_of(seat, cfg) == winner else -won / lost
+        value = 1.0 if partners(side, side_of(seat, cfg), cfg) else -won / lost
+        if add:
+            out[seat] += share * value
+        else:
+            out[seat] = value
 
 
 @njit(cache=True)
@@ -499,7 +808,7 @@ def evaluate(st, cfg, reach, out):
             chance = reach[position - behind]
             if other == side:
                 alone *= 1.0 - chance
-            elif st[OWNER + goal + behind] >= coins:
+            elif st[OWNER + goal + behind] >= coins and not partners(side, other, cfg):
                 if order[other] < rank:
                     safe_before *= 1.0 - chance
                 else:
@@ -510,7 +819,7 @@ def evaluate(st, cfg, reach, out):
                 if other == side:
                     if st[HAND + side]:
                         alone *= 1.0 - chance
-                elif entry[other] >= coins:
+                elif entry[other] >= coins and not partners(side, other, cfg):
                     if order[other] < rank:
                         safe_before *= 1.0 - chance
                     else:
@@ -535,14 +844,7 @@ def evaluate(st, cfg, reach, out):
         total += weights[side]
     out[:players] = 0.0
     for side in range(sides):
-        share = 0.95 * weights[side] / total
-        won = 0
-        for seat in range(players):
-            if side_of(seat, cfg) == side:
-                won += 1
-        lost = players - won
-        for seat in range(players):
-            out[seat] += share * (1.0 if side_of(seat, cfg) == side else -won / lost)
+        win_returns(side, cfg, out, 0.95 * weights[side] / total, True)
 
 
 @njit(cache=True)
@@ -568,6 +870,235 @@ def perft(st, depth, bulk, cfg, moves, work, children):
     return total
 
 
+# --- Alpha-beta: expectimax over the throws, paranoid for three or four players --------------------
+
+AB_NODES, AB_LIMIT, AB_ABORT, AB_MAY_STOP, AB_ROOT_SEAT, AB_ROOT_PLY = range(6)
+AB_CHECK_EVERY = 255  # the clock is read when the node count has these bits clear
+WIN_DISCOUNT = 1e-4  # a win one ply later is worth this much less (the alphabeta agent's)
+HISTORY_BITS = 16
+INF = math.inf
+
+
+@njit(cache=True)
+def search_clock():
+    """Seconds from a monotonic clock, callable from compiled code (the alpha-beta's deadline)."""
+    with numba.objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True)
+def position_key(st):
+    """A 64-bit hash of everything in a state array but the ply (the reference's ``key()``)."""
+    h = np.uint64(0xCBF29CE484222325)
+    for i in range(st.shape[0]):
+        if i != S_PLY:
+            h = (h ^ np.uint64(st[i] + 2)) * np.uint64(0x100000001B3)
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True)
+def history_slot(move):
+    """The history table's slot of a move code."""
+    h = np.uint64(move) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - HISTORY_BITS))
+
+
+@njit(cache=True)
+def ab_spent(ctx, deadline):
+    """Count one node; say (and remember) whether the node or time budget is spent."""
+    ctx[AB_NODES] += 1
+    if ctx[AB_MAY_STOP]:
+        over_nodes = ctx[AB_LIMIT] > 0 and ctx[AB_NODES] >= ctx[AB_LIMIT]
+        if over_nodes or (
+            deadline > 0.0 and (ctx[AB_NODES] & AB_CHECK_EVERY) == 0 and search_clock() >= deadline
+        ):
+            ctx[AB_ABORT] = 1
+    return ctx[AB_ABORT] != 0
+
+
+@njit(cache=True)
+def is_chance(st, cfg):
+    """Whether the dice (or the draw of the first seat) are to be thrown: a chance node."""
+    return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
+
+
+@njit(cache=True)
+def ab_value(
+    st, depth, alpha, beta, level, ctx, deadline, cfg, reach, work, children, moves, scores, out, tt_keys,
+    tt_moves, history,
+):  # fmt: skip
+    """The value of ``st`` for the searching seat (``ctx[AB_ROOT_SEAT]``), searched ``depth`` decisions.
+
+    The ``alphabeta`` agent's search: the returns at the end (a win worth ``WIN_DISCOUNT`` less per ply
+    from the root), the evaluation at the horizon; a chance node is the probability-weighted mean of its
+    outcomes (each searched with a full window, as in expectiminimax) and does not use up depth unless
+    it follows another chance node; the searching seat maximises and every other seat minimises its
+    value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
+    ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
+    """
+    if ab_spent(ctx, deadline):
+        return 0.0
+    root = ctx[AB_ROOT_SEAT]
+    if ended(st, cfg):
+        returns(st, cfg, out)
+        return out[root] * (1.0 - WIN_DISCOUNT * (st[S_PLY] - ctx[AB_ROOT_PLY]))
+    if depth <= 0 or level >= children.shape[0]:
+        evaluate(st, cfg, reach, out)
+        return out[root]
+    child = children[level]
+    phase = st[S_PHASE]
+    n = legal_moves(st, cfg, moves[level], work)
+    if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
+        total = 0.0
+        for i in range(n):
+            move = moves[level, i]
+            if phase == FIRST_PHASE:
+                probability = 1.0 / cfg[C_PLAYERS]
+            else:
+                probability = (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+            child[:] = st
+            play(child, move, cfg, work)
+            below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
+            value = ab_value(
+                child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
+            if ctx[AB_ABORT]:
+                return 0.0
+            total += probability * value
+        return total
+    maximising = st[S_SEAT] == root
+    key = position_key(st)
+    slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
+    tt_move = tt_moves[slot] if tt_keys[slot] == key else -1
+    for i in range(n):
+        move = moves[level, i]
+        scores[level, i] = (1 << 40) if move == tt_move else history[history_slot(move)]
+    best_value = -INF if maximising else INF
+    best_move = moves[level, 0]
+    for i in range(n):
+        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
+        pick = i
+        for j in range(i + 1, n):
+            if scores[level, j] > scores[level, pick]:
+                pick = j
+        move = moves[level, pick]
+        moves[level, pick] = moves[level, i]
+        moves[level, i] = move
+        scores[level, pick] = scores[level, i]
+        child[:] = st
+        play(child, move, cfg, work)
+        value = ab_value(
+            child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+            scores, out, tt_keys, tt_moves, history,
+        )  # fmt: skip
+        if ctx[AB_ABORT]:
+            return 0.0
+        if maximising:
+            if value > best_value:
+                best_value = value
+                best_move = move
+                if value > alpha:
+                    alpha = value
+        elif value < best_value:
+            best_value = value
+            best_move = move
+            if value < beta:
+                beta = value
+        if alpha >= beta:
+            history[history_slot(move)] += depth * depth
+            break
+    tt_keys[slot] = key
+    tt_moves[slot] = best_move
+    return best_value
+
+
+@njit(cache=True)
+def alphabeta(
+    root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, tt_keys, tt_moves, history,
+    root_scores, stats,
+):  # fmt: skip
+    """Iterative deepening from ``root`` (a seat to move) over ``root_moves`` (an order that breaks ties).
+
+    The searching seat is the one to move at the root; :func:`ab_value` gives each root move's value.
+    Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
+    of ``root_moves`` as given; a move cut off has only an upper bound) and ``stats`` with (nodes, depth
+    completed); returns (best move index, its value). The first iteration always completes; later ones
+    stop when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
+    previous iteration's move unless a move searched since beat it. Stops early on a forced result
+    (|value| > 0.99). Each iteration searches the best moves of the last one first.
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(8, dtype=np.int64)
+    ctx[AB_LIMIT] = node_limit
+    ctx[AB_ROOT_SEAT] = root[S_SEAT]
+    ctx[AB_ROOT_PLY] = root[S_PLY]
+    deadline = search_clock() + seconds if seconds > 0.0 else 0.0
+    levels = 2 * max_depth + 4  # each decision, and each throw that follows a throw, takes a level
+    size = root.shape[0]
+    children = np.empty((levels, size), dtype=np.int64)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    out = np.zeros(4, dtype=np.float64)
+    child = np.empty(size, dtype=np.int64)
+    order = np.arange(n)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -INF
+    completed = 0
+    # level is a variable, not the literal 0: a literal would compile a second overload of the
+    # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
+    first_level = np.int64(0)
+    for depth in range(1, max_depth + 1):
+        ctx[AB_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            child[:] = root
+            play(child, root_moves[index], cfg, work)
+            value = ab_value(
+                child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
+            if ctx[AB_ABORT]:
+                break
+            iteration[index] = value
+            done[index] = True
+            if value > alpha:
+                alpha = value
+                iteration_best = index
+        if ctx[AB_ABORT]:
+            # The previous best move is searched first, so a move that beat it is better still.
+            first = order[0]
+            if done[first]:
+                pick = first
+                for r in range(n):
+                    index = order[r]
+                    if done[index] and iteration[index] > iteration[pick]:
+                        pick = index
+                if iteration[pick] > iteration[first]:
+                    best_index = pick
+                    best_value = iteration[pick]
+            break
+        best_index = iteration_best
+        best_value = alpha
+        completed = depth
+        root_scores[:] = iteration
+        # Next iteration: best first (a stable sort keeps the current order among equals).
+        order = order[np.argsort(-iteration[order], kind="mergesort")]
+        if abs(alpha) > 0.99:
+            break
+    stats[0] = ctx[AB_NODES]
+    stats[1] = completed
+    return best_index, best_value
+
+
 @njit(cache=True, inline="always")
 def splitmix(state):
     """One step of SplitMix64: (next state, 64 random bits)."""
@@ -585,11 +1116,12 @@ def below(bits, bound):
 
 
 @njit(cache=True)
-def random_playouts(start, games, seed, cfg, returns_out, plies, record, work):
+def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_from, work):
     """Play ``games`` random games from ``start``: exact dice, uniformly random moves.
 
     Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. A throw is two independent dice
-    (so each of the 21 unordered throws has its exact probability).
+    (so each of the 21 unordered throws has its exact probability). The moves of game ``g`` go into row
+    ``g - record_from`` of ``record`` while there is one.
     """
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
@@ -614,8 +1146,9 @@ def random_playouts(start, games, seed, cfg, returns_out, plies, record, work):
                 n = legal_moves(st, cfg, moves, work)
                 rng, bits = splitmix(rng)
                 move = moves[below(bits, n)]
-            if g < record.shape[0] and played < record.shape[1]:
-                record[g, played] = move
+            row = g - record_from
+            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                record[row, played] = move
             play(st, move, cfg, work)
             played += 1
         returns(st, cfg, out)

@@ -1,16 +1,17 @@
-"""The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for the settings it covers.
+"""The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for every setting.
 
 The compiled functions are in :mod:`shogames.kernels._sho_jit`, which gives the layout of the state array
-and of the move codes. Covered: 2, 3 or 4 players (alone, or four in two teams sharing their coins), the
-Wikipedia pa ra with any or single-or-total subsets, every opening setting but the Sho-mo top-up, the
-(6,3) re-opening, three pa ra winning, exact bearing off, passing, the last-kill rule, no niner, the
-shells, coins, goal, first player and turn cap: both presets (``classic``, ``lhasa``). Not covered (the
-game's ``kernel`` is then ``None``): ``para_mode`` ios and pool, ``flexible_para``, ``finishing_overflow``,
-``play_to_placings``, ``opening_kill=topup3_on_shomo`` and teams with separate coins.
+and of the move codes. Covered: every setting and both presets (``classic``, ``lhasa``): 2, 3 or 4
+players (alone, or four in two teams sharing their coins or with separate coins), every pa ra mode
+(``wikipedia``, ``ios``, ``pool``) with any or single-or-total subsets, the flexible pa ra, the finishing
+overflow, play to placings, every opening setting (the Sho-mo top-up included), the (6,3) re-opening,
+three pa ra winning, exact bearing off, passing, the last-kill rule, no niner, the shells, coins, goal,
+first player and turn cap.
 
 Dice are chance moves as in the reference: at a throw, :meth:`ShoKernel.legal_moves` lists the 21
-throws in the reference's order; the compiled playouts throw two independent dice. There are no kernel
-searchers for Sho yet (chance and three players need expectimax or max^n searches).
+throws in the reference's order; the compiled playouts throw two independent dice. The kernel's
+searchers: a compiled alpha-beta (expectimax over the throws, paranoid for three or four players) and
+a compiled MCTS (max^n over the seats, sampled throws).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
 from shogames.core.protocol import Game, State
-from shogames.games.sho import ENTER, FIRST, MOVE, PASS, THROW, ShoGame, ShoMove, ShoMoveKind, ShoState
+from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
 
 
@@ -68,19 +69,6 @@ def new_work() -> Work:
     )
 
 
-def covers(game: ShoGame) -> bool:
-    """Whether the kernel plays ``game``'s settings (see the module docstring)."""
-    s = game.settings
-    return (
-        s["para_mode"] == "wikipedia"
-        and s["flexible_para"] == "off"
-        and s["finishing_overflow"] == "off"
-        and s["play_to_placings"] == "off"
-        and s["opening_kill"] != "topup3_on_shomo"
-        and (not game.teams or game.shared)
-    )
-
-
 def config(game: ShoGame) -> NDArray[np.int64]:
     """The settings as the compiled functions take them (``cfg``)."""
     s = game.settings
@@ -103,6 +91,15 @@ def config(game: ShoGame) -> NDArray[np.int64]:
     cfg[jit.C_LAST_KILL] = s["last_kill_ends_turn"] == "on"
     cfg[jit.C_ALLOW_PASS] = s["allow_pass"] == "on"
     cfg[jit.C_SHARED] = game.shared
+    cfg[jit.C_IOS] = game.ios
+    cfg[jit.C_POOL] = game.pool
+    cfg[jit.C_FLEXIBLE] = game.flexible
+    cfg[jit.C_FLEX_EITHER] = s["flexible_bonus"] == "either"
+    cfg[jit.C_OVERFLOW] = game.overflow
+    cfg[jit.C_PLACINGS] = game.placings
+    cfg[jit.C_TOPUP] = game.topup
+    cfg[jit.C_PARTNERS] = game.teams and not game.shared
+    cfg[jit.C_TEAM_FIRST] = s["team_win"] == "first"
     return cfg
 
 
@@ -110,17 +107,17 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     """The compiled Sho rules for one game's settings (random playouts, perft, the rules by position).
 
     Args:
-        game: a :class:`~shogames.games.sho.ShoGame` whose settings :func:`covers` accepts.
+        game: a :class:`~shogames.games.sho.ShoGame`.
     """
 
     def __init__(self, game: Game[Any]) -> None:
         super().__init__(game)
-        if not isinstance(game, ShoGame) or not covers(game):
-            raise ValueError("the Sho kernel needs a Sho game with settings it covers")
+        if not isinstance(game, ShoGame):
+            raise ValueError(f"the Sho kernel needs a Sho game, got {type(game).__name__}")
         self.sho = game
         self.cfg = config(game)
         self.reach = reach_table()
-        self.size = int(jit.state_size(game.goal))
+        self.size = int(jit.state_size(game.goal, game.topup))
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = new_work()
 
@@ -129,8 +126,8 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def _check(self, state: State[Any]) -> ShoState:
         if not isinstance(state, ShoState):
             raise TypeError(f"the Sho kernel takes Sho states, got {type(state).__name__}")
-        if state._follow != (-1, 0) or state._banked or state._shomo or state._placed:
-            raise ValueError("the state uses rules the Sho kernel does not cover")
+        if state.game != self.sho:
+            raise ValueError("the state belongs to a Sho game with other settings than the kernel's")
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
@@ -139,7 +136,13 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         goal = self.sho.goal
         st = np.zeros(self.size, dtype=np.int64)
         st[jit.S_SEAT] = sho._seat
-        st[jit.S_PHASE] = sho._phase
+        following = sho._phase == jit.FOLLOW_PHASE
+        st[jit.S_PHASE] = jit.MOVE_PHASE if following else sho._phase
+        st[jit.S_FOLLOWING] = following
+        st[jit.S_MOVED], st[jit.S_BONUS] = sho._follow
+        st[jit.S_BANKED] = sho._banked
+        st[jit.S_NPLACED] = len(sho._placed)
+        st[jit.PLACED : jit.PLACED + len(sho._placed)] = sho._placed
         st[jit.S_PARAS] = sho._paras
         if sho._first is not None:
             st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH] = sho._first
@@ -157,6 +160,8 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         st[jit.ENTERED : jit.ENTERED + sides] = sho._entered
         st[jit.OWNER : jit.OWNER + goal] = sho._owner
         st[jit.OWNER + goal : jit.OWNER + 2 * goal] = sho._size
+        for position in sho._shomo:
+            st[jit.OWNER + 2 * goal + position] = 1
         return st
 
     def decode(self, array: NDArray[Any]) -> ShoState:
@@ -166,6 +171,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         low, high = st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH]
         n = st[jit.S_NVALUES]
         winner = st[jit.S_WINNER]
+        shomo = frozenset(p for p in range(goal) if self.sho.topup and st[jit.OWNER + 2 * goal + p])
         return ShoState(
             self.sho,
             owner=tuple(st[jit.OWNER : jit.OWNER + goal]),
@@ -174,18 +180,28 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
             off=tuple(st[jit.OFF : jit.OFF + sides]),
             entered=tuple(bool(v) for v in st[jit.ENTERED : jit.ENTERED + sides]),
             seat=st[jit.S_SEAT],
-            phase=st[jit.S_PHASE],
+            phase=jit.FOLLOW_PHASE if st[jit.S_FOLLOWING] else st[jit.S_PHASE],
             values=tuple(st[jit.S_VALUES : jit.S_VALUES + n]),
             paras=st[jit.S_PARAS],
             first=(low, high) if low else None,
             turns=st[jit.S_TURNS],
             ply=st[jit.S_PLY],
             winner=None if winner < 0 else winner,
+            follow=(st[jit.S_MOVED], st[jit.S_BONUS]),
+            banked=st[jit.S_BANKED],
+            shomo=shomo,
+            placed=tuple(st[jit.PLACED : jit.PLACED + st[jit.S_NPLACED]]),
         )
 
     def encode_move(self, move: ShoMove) -> int:
         """The move's code (layout in :mod:`shogames.kernels._sho_jit`)."""
-        if move.kind not in (THROW, MOVE, ENTER, PASS, FIRST) or len(move.values) > 9:
+        single = len(move.values) == 1
+        if (
+            len(move.values) > 9
+            or not all(0 <= value < (1 << 16 if single else 16) for value in move.values)
+            or not 0 <= move.source < 256
+            or not 0 <= move.coins < 32
+        ):
             raise ValueError(f"the Sho kernel has no code for {move!r}")
         code = move.kind | move.source << 3 | move.coins << 11 | move.low << 16 | move.high << 19
         code |= len(move.values) << 22
@@ -196,7 +212,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def decode_move(self, code: int) -> ShoMove:
         """The :class:`~shogames.games.sho.ShoMove` of a move code."""
         length = (code >> 22) & 15
-        values = tuple((code >> (26 + 4 * k)) & 15 for k in range(length))
+        if length == 1:
+            values: tuple[int, ...] = ((code >> 26) & 0xFFFF,)
+        else:
+            values = tuple((code >> (26 + 4 * k)) & 15 for k in range(length))
         return ShoMove(
             ShoMoveKind(code & 7),
             (code >> 3) & 255,
@@ -234,6 +253,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         jit.evaluate(self.encode(state), self.cfg, self.reach, out)
         return tuple(float(v) for v in out[: self.sho.players])
 
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShoAlphaBeta:
+        """The compiled alpha-beta searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid."""
+        return ShoAlphaBeta(self, seed=seed, depth=depth)
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
         return ShoMCTS(self, seed=seed, c=c)
@@ -249,7 +272,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
+        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64], record_from: int = 0
     ) -> PlayoutBatch:
         if games < 1:
             raise ValueError(f"random_playouts needs 1 game or more, got {games}")
@@ -265,6 +288,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
             returns,
             plies,
             record,
+            record_from,
             self._work,
         )
         return PlayoutBatch(returns, plies, time.perf_counter() - started)
@@ -276,9 +300,115 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
         """The moves (throws included) of game ``index`` of :meth:`random_playouts`."""
         first = start if start is not None else self.sho.new_initial_state()
-        record = np.zeros((index + 1, self.sho.max_game_length + 1), dtype=np.int64)
-        batch = self._playouts(index + 1, seed, first, record)
-        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+        if index < 0:
+            raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
+        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)  # game ``index`` only
+        batch = self._playouts(index + 1, seed, first, record, index)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""The alpha-beta's budget when a search is given neither nodes nor seconds."""
+
+
+class ShoAlphaBeta(Searcher[ShoMove]):
+    """Compiled alpha-beta for Sho: expectimax over the throws, paranoid for three or four players.
+
+    The search of the ``alphabeta`` agent (:class:`~shogames.agents.alphabeta.AlphaBetaAgent`),
+    compiled: values are the searching seat's return (the returns at the end, a win worth ``1e-4`` less
+    per ply; the evaluation at the horizon); a throw is the probability-weighted mean of its 21 outcomes
+    (expectiminimax, Michie 1966) and does not use up depth unless it follows another throw; the seat to
+    move at the root maximises and every other seat minimises its value, a coalition against it (the
+    paranoid reduction, Sturtevant & Korf 2000; with teams the partner is in the coalition too, as in the
+    agent). Iterative deepening with the previous iteration's values ordering the root; below it the
+    table's move (a 64-bit hash of the whole position) and the history heuristic order moves. The table
+    only orders moves, it never cuts, so the value at each depth is the exact depth-limited value; it and
+    the history are kept between searches (cleared by :meth:`reset`).
+
+    Args:
+        kernel: the Sho kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration, in decisions.
+        table_bits: the table has ``2 ** table_bits`` entries (16 bytes each).
+    """
+
+    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18):
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.kernel = kernel
+        self.depth = depth
+        self.rng = np.random.default_rng(seed) if seed is not None else None
+        self._tt_keys = np.zeros(1 << table_bits, dtype=np.uint64)
+        self._tt_moves = np.full(1 << table_bits, -1, dtype=np.int64)
+        self._history = np.zeros(1 << jit.HISTORY_BITS, dtype=np.int64)
+
+    def reset(self) -> None:
+        """Clear the table and the history."""
+        self._tt_keys[:] = 0
+        self._tt_moves[:] = -1
+        self._history[:] = 0
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
+        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
+
+        Raises:
+            ValueError: the game is over, or a throw (not a seat) is to move.
+        """
+        kernel = self.kernel
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("no legal moves: the game is over")
+        if seat < 0:
+            raise ValueError("the searcher chooses a seat's move; throw the dice first")
+        codes = np.array([kernel.encode_move(move) for move in kernel.legal_moves(state)], dtype=np.int64)
+        if self.rng is not None:
+            self.rng.shuffle(codes)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ALPHABETA_NODES
+        return self._search(state, codes, self.depth, work, seconds)
+
+    def value_of(self, state: State[Any], move: ShoMove, *, depth: int) -> float:
+        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root.
+
+        Raises:
+            ValueError: the game is over, a throw is to move, ``move`` is not legal, or ``depth`` < 1.
+        """
+        code = single_root_move(self.kernel, state, move, depth)
+        return self._search(state, code, depth, 0, 0.0).value
+
+    def _search(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
+    ) -> SearchResult[ShoMove]:
+        kernel = self.kernel
+        root = kernel.encode(state)
+        scores = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        started = time.perf_counter()
+        index, value = jit.alphabeta(
+            root,
+            codes,
+            depth,
+            work,
+            float(seconds),
+            kernel.cfg,
+            kernel.reach,
+            kernel._work,
+            self._tt_keys,
+            self._tt_moves,
+            self._history,
+            scores,
+            stats,
+        )
+        elapsed = time.perf_counter() - started
+        moves = [kernel.decode_move(int(code)) for code in codes]
+        return SearchResult(
+            move=moves[int(index)],
+            value=float(value),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            depth=int(stats[1]),
+            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
+        )
 
 
 class ShoMCTS(Searcher[ShoMove]):
@@ -353,7 +483,7 @@ class ShoMCTS(Searcher[ShoMove]):
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:
-    """The Sho kernel for ``game``'s settings, or ``None`` where it does not cover them."""
-    if not isinstance(game, ShoGame) or not covers(game):
+    """The Sho kernel for ``game``'s settings (``None`` only for a game that is not Sho)."""
+    if not isinstance(game, ShoGame):
         return None
     return ShoKernel(game)

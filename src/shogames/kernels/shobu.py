@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
@@ -297,12 +297,22 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
 
     def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
         """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes)."""
-        kernel = self.kernel
-        codes = kernel.root_codes(state)
+        codes = self.kernel.root_codes(state)
         if self.rng is not None:
             self.rng.shuffle(codes)
         if work <= 0 and seconds <= 0:
             work = DEFAULT_ALPHABETA_NODES
+        return self._search(state, codes, self.depth, work, seconds)
+
+    def value_of(self, state: State[Any], move: ShobuMove, *, depth: int) -> float:
+        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root."""
+        code = single_root_move(self.kernel, state, move, depth)
+        return self._search(state, code, depth, 0, 0.0).value
+
+    def _search(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
+    ) -> SearchResult[ShobuMove]:
+        kernel = self.kernel
         self._generation = (self._generation + 1) & 0xFFFFFF
         black, white, seat, turns, winner = kernel._scalars(state)
         scores = np.zeros(codes.shape[0], dtype=np.float64)
@@ -315,7 +325,7 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
             turns,
             winner,
             codes,
-            self.depth,
+            depth,
             work,
             float(seconds),
             kernel.max_turns,

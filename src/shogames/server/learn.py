@@ -66,7 +66,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import level_names
-from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_record
+from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_record, kernel_analyser
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
@@ -85,6 +85,9 @@ HINTS_AT_ONCE = 2
 """Hints thought about at the same time (each in a worker process); more are refused until one is done."""
 ANALYSIS: dict[str, Any] = {"depth": 2, "nodes": 5_000, "seconds": 0.1}
 """The analysing search's budget per position in the browser (``shogames analyse`` takes more)."""
+ANALYSIS_WITH_KERNEL: dict[str, Any] = {"depth": 8, "nodes": 100_000, "seconds": 0.1}
+"""The budget where the game's compiled kernel searches (:func:`shogames.analysis.kernel_analyser`): the
+same time, spent on a search some hundred times faster, so it goes deeper."""
 ANALYSIS_MAX_PLIES = 400
 """The longest record analysed in the browser (``shogames analyse`` takes any)."""
 ANALYSIS_SECONDS = 120.0
@@ -608,7 +611,7 @@ def learn_router() -> APIRouter:
         async with analysis_slot:
             try:
                 workers: WorkerPool = request.app.state.workers
-                names, moves = await workers.run(_analyse, record, timeout=ANALYSIS_SECONDS)
+                names, budget, moves = await workers.run(_analyse, record, timeout=ANALYSIS_SECONDS)
             except ShogamesError as error:
                 raise ServiceError(400, f"record refused: {error}") from None
             except WorkerTimeoutError:
@@ -616,7 +619,7 @@ def learn_router() -> APIRouter:
                     503, f"the analysis took more than {ANALYSIS_SECONDS:g} seconds and was stopped"
                 ) from None
         answer = {
-            "budget": ANALYSIS,
+            "budget": budget,
             "mistake": MISTAKE,
             "blunder": BLUNDER,
             "moves": [
@@ -641,14 +644,21 @@ def learn_router() -> APIRouter:
     return router
 
 
-def _analyse(record: Record) -> tuple[list[str], list[MoveAnalysis]]:
-    """The seats' names and every seat move analysed (in a worker process: replaying and searching take time).
+def _analyse(record: Record) -> tuple[list[str], dict[str, Any], list[MoveAnalysis]]:
+    """The seats' names, the budget used and every seat move analysed (in a worker process: it takes time).
+
+    The game's compiled kernel searches where it has an alpha-beta searcher, with the deeper budget.
 
     Raises:
         ShogamesError: the record does not replay.
     """
-    names = list(replay(record).game.player_names)
-    return names, analyse_record(record, **ANALYSIS)
+    game = replay(record).game
+    budget = ANALYSIS_WITH_KERNEL if kernel_analyser(game, 1) is not None else ANALYSIS
+    return (
+        list(game.player_names),
+        {**budget, "kernel": budget is ANALYSIS_WITH_KERNEL},
+        analyse_record(record, **budget),
+    )
 
 
 async def _think(

@@ -23,7 +23,7 @@ import click
 
 from shogames import __version__
 from shogames.agents.base import Agent, agent_names, level_names, make_agent, parse_agent_spec
-from shogames.analysis import BLUNDER, MISTAKE, analyse_record
+from shogames.analysis import BLUNDER, MISTAKE, analyse_record, kernel_analyser
 from shogames.bench import run_bench
 from shogames.core.errors import NotationError, SettingsError, ShogamesError
 from shogames.core.kernel import fast_perft, fast_perft_divide, unavailable_reason
@@ -31,7 +31,7 @@ from shogames.core.perft import perft, perft_divide
 from shogames.core.protocol import Game, State
 from shogames.core.registry import available_games, game_class
 from shogames.core.settings import SettingValue, format_settings, parse_settings_text
-from shogames.records import Record, read_records, replay
+from shogames.records import Record, game_from_record, read_records, replay
 from shogames.ui.terminal import TerminalGame, mover_name
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
@@ -531,14 +531,20 @@ def arena_command(
 @click.option(
     "--blunder", type=float, default=BLUNDER, show_default=True, help="Loss of value that is a blunder."
 )
+@click.option(
+    "--reference",
+    is_flag=True,
+    help="Search with the pure-Python engine even where the game has a compiled kernel.",
+)
 def analyse_command(
-    path: Path, depth: int, nodes: int, game_number: int, mistake: float, blunder: float
+    path: Path, depth: int, nodes: int, game_number: int, mistake: float, blunder: float, reference: bool
 ) -> None:
     """Analyse every move of a game record with alpha-beta search.
 
     For each move: the mover's value of the move played and of the search's preferred move (from -1, lost,
     to +1, won), the preferred move, and a flag when the move played loses at least --mistake (?) or
-    --blunder (??) of value.
+    --blunder (??) of value. Where the game has a compiled kernel with an alpha-beta searcher, the kernel
+    searches (the same values, much faster); --reference uses the pure-Python engine.
     """
     records = read_records(path.read_text(encoding="utf-8"))
     if not 1 <= game_number <= len(records):
@@ -546,8 +552,14 @@ def analyse_command(
             f"{path} holds {len(records)} record(s); --game-number {game_number} is not one"
         )
     record = records[game_number - 1]
-    analysed = analyse_record(record, depth=depth, nodes=nodes)
-    click.echo(f"{record.game_id}: {len(analysed)} moves analysed (alpha-beta, depth {depth}, {nodes} nodes)")
+    engine = "reference"
+    if not reference and kernel_analyser(game_from_record(record), depth) is not None:
+        engine = "kernel"
+    analysed = analyse_record(record, depth=depth, nodes=nodes, kernel=engine == "kernel")
+    click.echo(
+        f"{record.game_id}: {len(analysed)} moves analysed "
+        f"({engine} alpha-beta, depth {depth}, {nodes} nodes)"
+    )
     click.echo(f"{'ply':>5}  {'mover':<10} {'played':<22} {'value':>6}  {'best':<22} {'value':>6}")
     counts: dict[str, dict[str, int]] = {}
     for move in analysed:

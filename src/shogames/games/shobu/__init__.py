@@ -170,6 +170,19 @@ def _count_turns(own: int, opp: int, seat: int) -> int:
     return total
 
 
+def _has_turn(own: int, opp: int, seat: int) -> bool:
+    """Whether `seat` has a legal turn: :func:`_count_turns` that stops at the first one found."""
+    plans = _PASSIVE_PLANS[seat]
+    for direction in range(8):
+        passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, direction)
+        for passive_mask, aggressive_mask in plans:
+            if passive1 & passive_mask and aggressive1 & aggressive_mask:
+                return True
+            if passive2 & passive_mask and aggressive2 & aggressive_mask:
+                return True
+    return False
+
+
 class ShobuMove(NamedTuple):
     """One turn: a passive move and the aggressive move that repeats its direction and distance.
 
@@ -436,13 +449,21 @@ class ShobuState(State[ShobuMove]):
             self._count = _count_turns(own, opp, self._seat)
         return self._count
 
+    def _any_turn(self) -> bool:
+        if self._moves is not None:
+            return bool(self._moves)
+        if self._count is not None:
+            return self._count > 0
+        own, opp = self._own_opp()
+        return _has_turn(own, opp, self._seat)
+
     def is_terminal(self) -> bool:
         """Over when a side has won, the length cap is reached, or (``no_turn=lose``) no turn is left."""
         if self._winner is not None:
             return True
         if self._turns >= self._game.max_game_length:
             return True
-        if self._raw_count() == 0 and self._game.settings["no_turn"] == "lose":
+        if self._game.settings["no_turn"] == "lose" and not self._any_turn():
             self._winner = 1 - self._seat
             self._no_turn = True
             return True

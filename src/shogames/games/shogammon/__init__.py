@@ -412,14 +412,10 @@ class ShogammonState(State[ShogammonMove]):
         self._turns = turns
         self._ply = ply
         self._legal: tuple[ShogammonMove, ...] | None = None
-        kings = {
-            colour
-            for board in (lower, upper)
-            for piece in board
-            if abs(piece) == KING
-            for colour in ((BLACK if piece > 0 else WHITE),)
-        }
-        self._winner: int | None = next(iter(kings)) if len(kings) == 1 else None
+        # Black's pieces are positive, White's negative; `in` on the board tuples scans at C speed.
+        black_king = KING in lower or KING in upper
+        white_king = -KING in lower or -KING in upper
+        self._winner: int | None = None if black_king == white_king else (BLACK if black_king else WHITE)
         # repetition=fourfold: the positions that stood at the start of each turn so far (ruling 27).
         self._history = history
         self._end = end

@@ -89,7 +89,8 @@ document.getElementById("analyse").addEventListener("click", async () => {
     analysis = answer;
     const flagged = answer.moves.filter((move) => move.verdict).length;
     status.textContent =
-      `${answer.moves.length} moves analysed (alpha-beta, depth ${answer.budget.depth}, ` +
+      `${answer.moves.length} moves analysed (${answer.budget.kernel ? "compiled " : ""}alpha-beta, ` +
+      `up to depth ${answer.budget.depth}, ${answer.budget.seconds} s and ` +
       `${answer.budget.nodes} nodes a position): ${flagged} flagged. Values run from -1 (lost) to +1 (won) for the mover.`;
     drawAnalysis();
   } catch (error) {

@@ -1,0 +1,110 @@
+"""The analysis searches with a game's kernel where it has an alpha-beta searcher (issue 14, item 3).
+
+``Searcher.value_of`` values one root move alone to a depth; the analysis compares the best move and the
+move played by it, so both values are exact at one depth. Checked against the reference agent's exact
+root values, through the CLI and through the server's analysis.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import shogames
+from shogames.agents import AlphaBetaAgent, make_agent
+from shogames.analysis import analyse_record, kernel_analyser
+from shogames.core.kernel import KERNELS_ENV
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.match import play_game
+from shogames.records import write_record
+from shogames.ui.cli import main
+
+pytestmark = pytest.mark.skipif(shogames.make("shobu").kernel is None, reason="numba is not installed")
+
+
+def midgame_positions(game: Game[Any], count: int, seed: int) -> list[State[Any]]:
+    """Positions 6-30 random plies into seeded games, with a seat to move."""
+    rng = random.Random(seed)
+    positions: list[State[Any]] = []
+    while len(positions) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(6, 30)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        while state.to_move == CHANCE:
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            positions.append(state)
+    return positions
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize(
+    "game", [shogames.make("shobu"), shogames.make("sho", players=3)], ids=lambda g: g.id
+)
+def test_value_of_is_the_reference_exact_root_value(game: Game[Any], depth: int) -> None:
+    searcher = kernel_analyser(game, depth)
+    assert searcher is not None
+    for state in midgame_positions(game, 4, seed=depth):
+        agent = AlphaBetaAgent(seed=0, depth=depth, nodes=0)
+        agent.exact_root = True
+        agent.search(state)
+        moves = state.legal_moves()
+        for move in random.Random(7).sample(moves, min(6, len(moves))):
+            value = searcher.value_of(state, move, depth=depth)
+            assert value == pytest.approx(agent.last_scores[move], abs=1e-9)
+
+
+def test_value_of_refuses_an_illegal_move_or_depth() -> None:
+    searcher = kernel_analyser(shogames.make("shobu"), 2)
+    assert searcher is not None
+    start = shogames.make("shobu").new_initial_state()
+    later = start.play(start.legal_moves()[0])
+    foreign = next(move for move in later.legal_moves() if move not in start.legal_moves())
+    with pytest.raises(ValueError, match="not a legal move"):
+        searcher.value_of(start, foreign, depth=2)
+    with pytest.raises(ValueError, match="depth"):
+        searcher.value_of(start, start.legal_moves()[0], depth=0)
+
+
+def test_kernel_and_reference_analyses_agree() -> None:
+    game = shogames.make("shobu")
+    _, record = play_game(game, [make_agent("random", 1), make_agent("medium", 2, game="shobu")], seed=0)
+    reference = analyse_record(record, depth=2, nodes=0, kernel=False)
+    compiled = analyse_record(record, depth=2, nodes=0, kernel=True)
+    assert len(compiled) == len(reference) == len(record.moves)
+    for ours, theirs in zip(compiled, reference, strict=True):
+        assert ours.played_value == pytest.approx(theirs.played_value, abs=1e-9)
+        assert ours.best_value == pytest.approx(theirs.best_value, abs=1e-9)
+        assert ours.verdict() == theirs.verdict()
+
+
+def test_no_kernel_searcher_means_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KERNELS_ENV, "0")
+    assert kernel_analyser(shogames.make("shobu"), 2) is None
+    assert kernel_analyser(shogames.make("shoo"), 2) is None or shogames.make("shoo").kernel is not None
+
+
+def test_cli_analyse_names_its_engine(tmp_path: Path) -> None:
+    game = shogames.make("shobu")
+    _, record = play_game(game, [make_agent("random", 1), make_agent("random", 2)], seed=3)
+    path = tmp_path / "game.sgr"
+    path.write_text(write_record(record))
+    compiled = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2"])
+    assert compiled.exit_code == 0, compiled.output
+    assert "(kernel alpha-beta, depth 2" in compiled.output
+    reference = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "--reference"])
+    assert reference.exit_code == 0, reference.output
+    assert "(reference alpha-beta, depth 2" in reference.output
+
+    def values(output: str) -> list[tuple[str, ...]]:  # ply, mover, played, its value, the best's value
+        rows = [line.split() for line in output.splitlines()[2:] if line[:5].strip().isdigit()]
+        return [(*row[:4], row[-1]) for row in rows]
+
+    assert values(compiled.output) == values(reference.output)  # the best move may differ among equals
+    assert len(values(compiled.output)) == len(record.moves)

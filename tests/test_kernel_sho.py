@@ -1,0 +1,382 @@
+"""The Sho kernel against the pure-Python reference: differential checks, perft, playouts, searches.
+
+The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import shogames
+from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel, unavailable_reason
+from shogames.core.perft import perft
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts
+
+pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
+
+# --- Differential checks over presets and settings -----------------------------------------------
+
+SHO_SETTINGS: list[dict[str, object]] = [
+    {"preset": "classic"},
+    {"preset": "lhasa", "shells": 24},
+    {"players": 2, "shells": 20, "para_subsets": "single_or_total"},
+    {"players": 4, "shells": 16, "coins": 4},
+    {"players": 4, "four_player_mode": "free_for_all", "shells": 16, "coins": 3, "first_player": "random"},
+    {"shells": 16, "coins": 4, "exact_bear_off": "on", "allow_pass": "on", "last_kill_ends_turn": "on"},
+    {"shells": 18, "no_niner": "on", "reopen_when": "board_empty", "opening_kill": "plain"},
+    {"shells": 18, "opening_size": 3, "opening_12_bonus": "off", "opening_para_size": 2, "max_turns": 30},
+    {"first_player": "previous_winner", "previous_winner": 2, "goal": "shells+1", "shells": 14, "coins": 5},
+    {"para_mode": "ios", "shells": 20},
+    {
+        "para_mode": "ios",
+        "players": 2,
+        "shells": 16,
+        "coins": 4,
+        "allow_pass": "on",
+        "finishing_overflow": "on",
+    },
+    {"para_mode": "pool", "shells": 20},
+    {"para_mode": "pool", "players": 2, "shells": 16, "coins": 4, "last_kill_ends_turn": "on"},
+    {"flexible_para": "on", "shells": 20},
+    {"flexible_para": "on", "flexible_bonus": "second_only", "shells": 16, "coins": 4, "allow_pass": "on"},
+    {"finishing_overflow": "on", "shells": 16, "coins": 4},
+    {"finishing_overflow": "on", "flexible_para": "on", "players": 2, "shells": 14, "coins": 3},
+    {"play_to_placings": "on", "shells": 16, "coins": 3},
+    {"play_to_placings": "on", "players": 4, "four_player_mode": "free_for_all", "shells": 14, "coins": 2},
+    {"opening_kill": "topup3_on_shomo", "shells": 20},
+    {"opening_kill": "topup3_on_shomo", "reopen_when": "board_empty", "no_niner": "on", "shells": 18},
+    {"players": 4, "team_coins": "separate", "shells": 16, "coins": 3},
+    {"players": 4, "team_coins": "separate", "team_win": "first", "shells": 16, "coins": 3},
+]
+
+# Positions that random games from the start seldom reach, each with the settings whose rule it shows:
+# a third pa ra (triple_para_win), a finishing overflow, a flexible pa ra to split, a pool with a banked
+# throw, an entry that kills a Sho-mo, a placed player, a partner's stack in the way, an iOS rethrow.
+SHO_POSITIONS: list[tuple[dict[str, object], str]] = [
+    ({"preset": "lhasa", "shells": 24}, "5a2,9b1 7/8/9 0/0/0 1 throw 2,2 2 1-1 4 20 entered=ab"),
+    (
+        {"players": 2, "shells": 16, "coins": 4, "finishing_overflow": "on"},
+        "14a2,10a1,3b2 1/2 0/0 1 move 9 0 4-5 5 20 entered=ab",
+    ),
+    (
+        {"players": 2, "shells": 20, "coins": 4, "flexible_para": "on"},
+        "5a1,9a2,7b1 1/3 0/0 1 move 11 1 1-1 5 20 entered=ab",
+    ),
+    (
+        {"players": 2, "shells": 20, "coins": 4, "para_mode": "pool"},
+        "5a1,9a2,7b1 1/3 0/0 1 move 2,7 1 1-1 5 20 entered=ab banked=1",
+    ),
+    (
+        {"shells": 20, "opening_kill": "topup3_on_shomo"},
+        "4a2,6b2 7/7/9 0/0/0 3 throw - 0 - 6 20 entered=ab shomo=4,6",
+    ),
+    (
+        {"shells": 16, "coins": 2, "play_to_placings": "on"},
+        "14b1 0/1/2 2/0/0 2 throw - 0 - 9 30 entered=abc placed=a",
+    ),
+    (
+        {"players": 4, "team_coins": "separate", "shells": 16, "coins": 2},
+        "5a1,7c1,9b1 1/1/1/2 0/0/0/0 1 throw - 0 - 4 20 entered=abc",
+    ),
+    (
+        {"players": 2, "shells": 16, "coins": 4, "para_mode": "ios"},
+        "5a1 3/4 0/0 1 throw 2 1 1-1 2 10 entered=a",
+    ),
+]
+
+
+def sho_game(settings: dict[str, object]) -> shogames.Game[Any]:
+    given = dict(settings)
+    preset = given.pop("preset", None)
+    return shogames.make("sho", preset if isinstance(preset, str) else None, **given)
+
+
+def settings_id(settings: dict[str, object]) -> str:
+    return " ".join(f"{k}={v}" for k, v in settings.items())
+
+
+@pytest.mark.parametrize("settings", SHO_SETTINGS, ids=settings_id)
+def test_sho_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    game = sho_game(settings)
+    assert game.kernel is not None
+    positions = check_kernel(game, games=2, seed=sum(map(ord, str(settings))), perft_depth=3, perft_every=150)
+    assert positions >= 20
+    check_kernel_playouts(game, games=2, seed=5)
+
+
+@pytest.mark.parametrize(("settings", "text"), SHO_POSITIONS, ids=[settings_id(s) for s, _ in SHO_POSITIONS])
+def test_sho_kernel_agrees_from_positions_of_each_rule(settings: dict[str, object], text: str) -> None:
+    game = sho_game(settings)
+    start = game.state_from_text(text)
+    kernel = require_kernel(game)
+    assert kernel.decode(kernel.encode(start)).to_text() == start.to_text()
+    check_kernel(game, games=2, seed=len(text), starts=[start], perft_depth=3, perft_every=30)
+
+
+def test_every_sho_setting_has_the_kernel() -> None:
+    from shogames.games.sho import ShoGame
+
+    for spec in ShoGame.setting_specs:
+        for value in spec.choices or ():
+            settings: dict[str, object] = {spec.name: value}
+            if spec.name in ("team_coins", "team_win", "four_player_mode"):
+                settings["players"] = 4
+            game = shogames.make("sho", None, **settings)
+            assert game.kernel is not None, settings
+            assert unavailable_reason(game) == ""
+
+
+@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 8))])
+def test_sho_kernel_agrees_over_random_combinations_of_settings(seed: int) -> None:
+    # 50 random combinations of every setting per seed (seeds past 0: the long sweep, --run-slow), small
+    # tracks and few coins so that the rare rules (follow-ups, banked throws, placings, Sho-mo) come up.
+    import random
+
+    from shogames.core.errors import SettingsError
+    from shogames.games.sho import ShoGame
+
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 50:
+        settings: dict[str, object] = {
+            spec.name: rng.choice(spec.choices)
+            for spec in ShoGame.setting_specs
+            if spec.choices and rng.random() < 0.5
+        }
+        settings.update(
+            players=rng.choice([2, 3, 4]), shells=rng.choice([13, 16, 20]), coins=rng.randint(1, 5)
+        )
+        try:
+            game = shogames.make("sho", None, **settings)
+        except SettingsError:
+            continue
+        checked += 1
+        check_kernel(game, games=3, seed=checked, perft_depth=3, perft_every=40)
+        check_kernel_playouts(game, games=5, seed=checked)
+
+
+def test_a_broken_sho_kernel_rule_is_caught() -> None:
+    from shogames.kernels import _sho_jit
+    from shogames.kernels.sho import ShoKernel
+
+    game = shogames.make("sho")
+    broken = ShoKernel(game)
+    broken.cfg[_sho_jit.C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=3, seed=1, kernel=broken, perft_depth=0)
+
+
+def test_a_broken_partner_rule_is_caught() -> None:
+    from shogames.kernels import _sho_jit
+    from shogames.kernels.sho import ShoKernel
+
+    settings, text = SHO_POSITIONS[6]
+    game = sho_game(settings)
+    broken = ShoKernel(game)
+    broken.cfg[_sho_jit.C_PARTNERS] = 0  # a partner's stack no longer blocks: it may be killed
+    start = game.state_from_text(text)
+    check_kernel(game, games=2, seed=1, starts=[start], perft_depth=0)  # the right kernel agrees
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=2, seed=1, starts=[start], kernel=broken, perft_depth=0)
+
+
+def test_a_sho_game_without_a_kernel_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every Sho setting has the kernel now; a kernel module that declines a game is still reported.
+    import shogames.kernels.sho as sho_kernel
+
+    monkeypatch.setattr(sho_kernel, "make_kernel", lambda game: None)
+    game = shogames.make("sho", para_mode="pool")
+    assert game.kernel is None
+    assert "does not cover the settings" in unavailable_reason(
+        game
+    ) and "para_mode=pool" in unavailable_reason(game)
+    with pytest.raises(KernelUnavailableError, match="does not cover"):
+        require_kernel(game)
+
+
+def test_sho_kernel_perft_and_playouts() -> None:
+    game = shogames.make("sho")
+    kernel = require_kernel(game)
+    start = game.new_initial_state()
+    for depth in range(1, 5):
+        assert kernel.perft(start, depth) == kernel.perft(start, depth, bulk=False) == perft(start, depth)
+    batch = kernel.random_playouts(100, seed=7)
+    assert batch.returns.shape == (100, 3)
+    # Every game is won by one player: +1 for the winner, -1/2 for the others.
+    assert np.all(np.sort(batch.returns, axis=1) == [-0.5, -0.5, 1.0])
+
+
+def sho_midgame(seed: int, plies: int, game: shogames.Game[Any] | None = None) -> shogames.State[Any]:
+    import random
+
+    from shogames.core.chance import sample_chance
+
+    rng = random.Random(seed)
+    state: shogames.State[Any] = (game or shogames.make("sho")).new_initial_state()
+    while state.ply < plies or state.to_move is None or state.to_move < 0:
+        if state.to_move == shogames.CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        else:
+            state = state.play_unchecked(rng.choice(state.legal_moves()))
+        assert not state.is_terminal()
+    return state
+
+
+def test_sho_mcts_searches_with_chance_and_three_players() -> None:
+    state = sho_midgame(3, plies=120)
+    kernel = require_kernel(state.game)
+    searcher = kernel.mcts(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=1500)
+    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
+    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
+    again = kernel.mcts(seed=1)
+    assert again is not None and again.search(state, work=1500).visits == result.visits
+    with pytest.raises(ValueError, match="throw the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)  # a throw is to move there
+
+
+def test_kernel_mcts_agents_play_sho() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("sho", players=3, shells=16, coins=3)
+    agents = [make_agent("kernel-mcts:iterations=200", seed=seat) for seat in range(3)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
+
+
+def test_sho_mcts_plays_a_winning_move_at_once() -> None:
+    game = shogames.make("sho", players=2, shells=13, coins=1)
+    kernel = require_kernel(game)
+    # Player 1's only coin stands on 12 with 5 to spend: bearing it off wins.
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    searcher = kernel.mcts(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=100)
+    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+
+
+def test_sho_random_game_records_only_the_game_asked_for() -> None:
+    # A row holds a whole game's plies (max_game_length): with a high turn cap it is hundreds of
+    # megabytes, so recording every game before the one asked for would need terabytes.
+    game = shogames.make("sho", players=2, shells=13, coins=1, max_turns=1_000_000)
+    kernel = require_kernel(game)
+    index = 2000
+    batch = kernel.random_playouts(index + 1, seed=3)
+    moves = kernel.random_game(seed=3, index=index)
+    assert len(moves) == int(batch.plies[index])
+    state = game.new_initial_state()
+    for move in moves:
+        state = state.play(move)
+    assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+    with pytest.raises(ValueError, match="index of 0 or more"):
+        kernel.random_game(seed=3, index=-1)
+
+
+# --- Alpha-beta ----------------------------------------------------------------------------------------
+
+
+def exact_value(state: shogames.State[Any], depth: int, seat: int, root_ply: int) -> float:
+    """The depth-limited expectimax value for ``seat``, every other seat against it (paranoid), in Python."""
+    if state.is_terminal():
+        return state.returns()[seat] * (1.0 - 1e-4 * (state.ply - root_ply))
+    if depth <= 0:
+        return state.evaluate()[seat]
+    if state.to_move == shogames.CHANCE:
+        total = 0.0
+        for outcome, probability in state.chance_outcomes():
+            child = state.play_unchecked(outcome)
+            below = depth - 1 if child.to_move == shogames.CHANCE else depth
+            total += float(probability) * exact_value(child, below, seat, root_ply)
+        return total
+    values = [
+        exact_value(state.play_unchecked(move), depth - 1, seat, root_ply) for move in state.legal_moves()
+    ]
+    return max(values) if state.to_move == seat else min(values)
+
+
+@pytest.mark.parametrize(
+    ("settings", "seed", "plies", "depth"),
+    [
+        ({}, 0, 120, 2),
+        ({}, 2, 60, 2),
+        ({"players": 2, "shells": 24, "coins": 4}, 1, 12, 3),
+        ({"para_mode": "pool", "shells": 20, "coins": 4}, 1, 30, 2),
+        ({"players": 4, "shells": 20, "coins": 4}, 1, 12, 2),
+        ({"players": 4, "team_coins": "separate", "shells": 20, "coins": 3}, 0, 12, 2),
+    ],
+)
+def test_sho_alphabeta_value_is_the_exact_expectimax_value(
+    settings: dict[str, object], seed: int, plies: int, depth: int
+) -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = sho_midgame(seed, plies, sho_game(settings))
+    seat = state.to_move
+    assert seat is not None and seat >= 0
+    searcher = require_kernel(state.game).alphabeta(seed=seed, depth=depth)
+    assert searcher is not None
+    result = searcher.search(state)
+    exact = {
+        move: exact_value(state.play_unchecked(move), depth - 1, seat, state.ply)
+        for move in state.legal_moves()
+    }
+    assert result.depth == depth and math.isclose(result.value, max(exact.values()), abs_tol=1e-12)
+    assert math.isclose(exact[result.move], result.value, abs_tol=1e-12)
+    # Every root move's score is its value or, cut off, an upper bound of it.
+    assert all(
+        result.scores[move] >= value - 1e-12 or result.scores[move] <= result.value
+        for move, value in exact.items()
+    )
+    agent = AlphaBetaAgent(seed=1, depth=depth)
+    agent.search(state)
+    assert math.isclose(agent.last_value, result.value, abs_tol=1e-12)
+
+
+def test_sho_alphabeta_keeps_its_budget_and_is_deterministic() -> None:
+    state = sho_midgame(3, plies=120)
+    kernel = require_kernel(state.game)
+    searcher = kernel.alphabeta(seed=1)
+    assert searcher is not None
+    result = searcher.search(state, work=20_000)
+    assert result.depth >= 1 and result.nodes <= 20_000 and result.move in state.legal_moves()
+    again = kernel.alphabeta(seed=1)
+    repeated = again.search(state, work=20_000) if again is not None else None
+    assert repeated is not None and (repeated.move, repeated.value, repeated.nodes, repeated.scores) == (
+        result.move,
+        result.value,
+        result.nodes,
+        result.scores,
+    )
+    timed = searcher.search(state, seconds=0.2)
+    assert timed.depth >= 1 and timed.seconds < 5
+    with pytest.raises(ValueError, match="throw the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)
+
+
+def test_sho_alphabeta_bears_off_to_win() -> None:
+    game = shogames.make("sho", players=2, shells=13, coins=1)
+    kernel = require_kernel(game)
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    searcher = kernel.alphabeta(seed=0)
+    assert searcher is not None
+    found = searcher.search(state, work=1000)
+    assert found.value == pytest.approx(1.0 - 1e-4) and kernel.play(state, found.move).returns()[0] == 1.0
+    assert found.depth == 1  # a forced result ends the deepening
+
+
+def test_kernel_alphabeta_agents_play_sho() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("sho", players=3, shells=16, coins=3, flexible_para="on", finishing_overflow="on")
+    agents = [make_agent("kernel-alphabeta:nodes=2000", seed=seat) for seat in range(3)]
+    final, _ = play_game(game, agents, seed=4)
+    assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
+    searched = agents[0].last_result  # type: ignore[attr-defined]
+    assert searched is not None and 0 < searched.nodes <= 2000
