@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ENTER, FIRST, MOVE, PASS, THROW, ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
+from shogames.kernels._search import CompiledMCTS
 
 
 def reach_table(chained: int = 3) -> NDArray[np.float64]:
@@ -281,7 +282,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
 
 
-class ShoMCTS(Searcher[ShoMove]):
+class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
     """Compiled UCT for Sho: max^n over the seats, sampled throws, the evaluation at the leaves.
 
     The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums each seat's values,
@@ -295,61 +296,29 @@ class ShoMCTS(Searcher[ShoMove]):
         c: the exploration constant of UCB1.
     """
 
-    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, c: float = 1.0) -> None:
-        self.kernel = kernel
-        self.c = c
-        self.rng = np.random.default_rng(seed)
+    chance_hint = "throw the dice first"
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
-        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
-
-        Raises:
-            ValueError: the game is over, or a throw (not a seat) is to move.
-        """
-        kernel = self.kernel
-        seat = state.to_move
-        if seat is None:
-            raise ValueError("no legal moves: the game is over")
-        if seat < 0:
-            raise ValueError("the searcher chooses a seat's move; throw the dice first")
-        moves = kernel.legal_moves(state)
-        game = kernel.sho
-        started = time.perf_counter()
-        for move in moves:
-            after = kernel.play(state, move)
-            if after.is_terminal() and after.returns()[seat] >= game.max_utility:
-                return SearchResult(move, 1.0, 0, time.perf_counter() - started)
-        if work <= 0 and seconds <= 0:
-            work = 10_000
-        visits = np.zeros(len(moves), dtype=np.int64)
-        values = np.zeros(len(moves), dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        low = game.min_utility
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float, np.uint64],
+        visits: NDArray[np.int64],
+        values: NDArray[np.float64],
+        stats: NDArray[np.int64],
+    ) -> int:
+        """The compiled loop (:func:`shogames.kernels._sho_jit.mcts`)."""
+        kernel, game = self.kernel, self.kernel.sho
+        simulations, seconds, seed = budget
         scale = 1.0 / (game.max_utility - game.min_utility)
-        index = jit.mcts(
-            kernel.encode(state),
-            work,
-            float(seconds),
-            self.c,
-            np.uint64(self.rng.integers(0, 2**63)),
-            low,
-            scale,
-            kernel.cfg,
-            kernel.reach,
-            kernel._work,
-            visits,
-            values,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(values[index]),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
-            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
-        )
+        root = kernel.encode(state)
+        tree = self.tree(simulations, root)
+        index, tree = jit.mcts(
+            root, codes, simulations, seconds, self.c, seed, game.min_utility, scale, kernel.cfg,
+            kernel.reach, kernel._work, tree, visits, values, stats,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:

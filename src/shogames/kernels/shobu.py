@@ -25,6 +25,7 @@ from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
+from shogames.kernels._search import CompiledMCTS
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -36,8 +37,6 @@ _LIGHT = (False, True, False, True)  # WD dark, WL light, BD dark, BL light
 
 DEFAULT_ALPHABETA_NODES = 1_000_000
 """Alpha-beta's node budget per search when neither nodes nor seconds are given."""
-DEFAULT_MCTS_SIMULATIONS = 10_000
-"""MCTS's simulations per search when neither simulations nor seconds are given."""
 
 
 def build_rules() -> Rules:
@@ -341,7 +340,7 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
         )
 
 
-class ShobuMCTS(Searcher[ShobuMove]):
+class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
     """Compiled UCT with the evaluation in place of rollouts (Lorentz 2016), as ``mcts:rollout=0``.
 
     A move that clears a board at once is played without searching (decisive moves). The tree is built
@@ -353,53 +352,43 @@ class ShobuMCTS(Searcher[ShobuMove]):
         c: the exploration constant of UCB1 (values scaled to 0..1).
     """
 
-    def __init__(self, kernel: ShobuKernel, *, seed: int | None = None, c: float = 1.0):
-        self.kernel = kernel
-        self.c = c
-        self.rng = np.random.default_rng(seed)
+    width = 64
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
-        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations)."""
-        kernel = self.kernel
-        codes = kernel.root_codes(state)
+    def root_moves(self, state: State[Any]) -> tuple[list[ShobuMove], NDArray[np.int64]]:
+        """The legal turns and their codes, from the compiled generator.
+
+        Raises:
+            ValueError: the game is over.
+        """
+        codes = self.kernel.root_codes(state)
+        return [self.kernel.decode_move(int(code)) for code in codes], codes
+
+    def winning_move(self, state: State[Any], moves: list[ShobuMove], codes: NDArray[np.int64]) -> int:
+        """The first turn that clears a board of the opponent's, found in compiled code, or -1."""
+        black, white, seat, _, _ = self.kernel._scalars(state)
+        return int(jit.decisive(black, white, seat, self.kernel.rules, codes, codes.shape[0]))
+
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float, np.uint64],
+        visits: NDArray[np.int64],
+        values: NDArray[np.float64],
+        stats: NDArray[np.int64],
+    ) -> int:
+        """The compiled loop (:func:`shogames.kernels._shobu_jit.mcts`)."""
+        kernel, game = self.kernel, self.kernel.shobu
         black, white, seat, turns, winner = kernel._scalars(state)
-        moves = [kernel.decode_move(int(code)) for code in codes]
-        started = time.perf_counter()
-        winning = jit.decisive(black, white, seat, kernel.rules, codes, codes.shape[0])
-        if winning >= 0:
-            return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_MCTS_SIMULATIONS
-        visits = np.zeros(codes.shape[0], dtype=np.int64)
-        values = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        seed = np.uint64(self.rng.integers(0, 2**63))
-        index = jit.mcts(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            work,
-            float(seconds),
-            self.c,
-            seed,
-            kernel.max_turns,
-            kernel.no_turn_pass,
-            kernel.rules,
-            visits,
-            values,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(values[index]),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
-            visits={move: int(count) for move, count in zip(moves, visits, strict=True) if count},
-        )
+        simulations, seconds, seed = budget
+        scale = 1.0 / (game.max_utility - game.min_utility)
+        tree = self.tree(simulations, np.zeros(6, dtype=np.uint64))
+        index, tree = jit.mcts(
+            black, white, seat, turns, winner, codes, simulations, seconds, self.c, seed, game.min_utility,
+            scale, kernel.max_turns, kernel.no_turn_pass, kernel.rules, tree, visits, values, stats,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShobuKernel:

@@ -1,0 +1,147 @@
+"""What every kernel's compiled MCTS does in Python around its compiled loop.
+
+:class:`CompiledMCTS` checks the position, plays a move that wins at once without searching (decisive
+moves), sets the default budget, makes the result buffers, calls the game's compiled loop
+(:meth:`CompiledMCTS.run`) and builds the :class:`~shogames.core.kernel.SearchResult`. A game's MCTS
+subclasses it and gives only :meth:`~CompiledMCTS.run` (and, where it has a faster way, how it finds
+the root moves and a winning move).
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from abc import abstractmethod
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.core.kernel import Kernel, Searcher, SearchResult
+from shogames.core.protocol import MoveT, State
+from shogames.kernels import _common_jit as common
+
+KernelT = TypeVar("KernelT", bound=Kernel[Any, Any])
+
+Tree = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[Any]]
+"""The room for an MCTS tree: (links, values, pool, positions), as ``_common_jit.new_tree`` makes it."""
+
+KEEP_TREE_BYTES = 128 << 20
+"""A tree's room up to this size is kept for the kernel's next search (larger ones are let go)."""
+
+_TREES: weakref.WeakKeyDictionary[Kernel[Any, Any], Tree] = weakref.WeakKeyDictionary()
+
+DEFAULT_MCTS_SIMULATIONS = 10_000
+"""Simulations of a search given neither a work nor a time budget."""
+
+
+class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
+    """A kernel's compiled UCT with the evaluation at the leaves, as ``mcts:rollout=0``.
+
+    Args:
+        kernel: the game's kernel.
+        seed: the seed of the move orders and the chance outcomes drawn; ``None`` draws one.
+        c: the exploration constant of UCB1 (values scaled to 0..1).
+    """
+
+    chance_hint: str = "play the chance move first"
+    """What the error says to do when chance, not a seat, is to move at the root."""
+    width: int = 32
+    """Room in the tree's pool per node at the start (about the moves of a position)."""
+
+    def __init__(self, kernel: KernelT, *, seed: int | None = None, c: float = 1.0) -> None:
+        self.kernel = kernel
+        self.c = c
+        self.rng = np.random.default_rng(seed)
+
+    def root_moves(self, state: State[Any]) -> tuple[list[MoveT], NDArray[np.int64]]:
+        """The legal moves at ``state`` and their codes, in the kernel's order.
+
+        Raises:
+            ValueError: the game is over, or chance (not a seat) is to move.
+        """
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("no legal moves: the game is over")
+        if seat < 0:
+            raise ValueError(f"the searcher chooses a seat's move; {self.chance_hint}")
+        moves: list[MoveT] = self.kernel.legal_moves(state)
+        return moves, np.array([self.kernel.encode_move(move) for move in moves], dtype=np.int64)
+
+    def winning_move(self, state: State[Any], moves: list[MoveT], codes: NDArray[np.int64]) -> int:
+        """The index of the first move that wins at once for the seat to move, or -1."""
+        seat = state.to_move
+        assert seat is not None
+        best = state.game.max_utility
+        for index, move in enumerate(moves):
+            after = self.kernel.play(state, move)
+            if after.is_terminal() and after.returns()[seat] >= best:
+                return index
+        return -1
+
+    def tree(self, simulations: int, position: NDArray[Any]) -> Tree:
+        """Room for the tree of a search: the kernel's last one where it fits, else new.
+
+        The tree's arrays are used again from one search to the next (not what they hold: each
+        search builds its tree afresh), because writing to new memory costs a page fault per page.
+        """
+        seats = self.kernel.game.num_players
+        capacity = simulations + 2 if simulations > 0 else 1 << 14
+        held = _TREES.pop(self.kernel, None)
+        if held is not None and held[0].shape[0] >= capacity and held[3].shape[1] == position.shape[0]:
+            return held
+        return common.new_tree(capacity, seats, self.width, position)  # type: ignore[no-any-return]
+
+    def keep(self, tree: Tree) -> None:
+        """Keep a search's tree for the kernel's next search (unless over :data:`KEEP_TREE_BYTES`)."""
+        if sum(array.nbytes for array in tree) <= KEEP_TREE_BYTES:
+            _TREES[self.kernel] = tree
+
+    @abstractmethod
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float, np.uint64],
+        visits: NDArray[np.int64],
+        values: NDArray[np.float64],
+        stats: NDArray[np.int64],
+    ) -> int:
+        """Run the compiled search (with :meth:`tree` and :meth:`keep`); returns the chosen move's index.
+
+        Args:
+            state: the root (a seat to move, not over).
+            codes: the root moves' codes, in the order of the results.
+            budget: (simulations, seconds, seed of the compiled stream); 0 for no limit.
+            visits: filled with each root move's simulations.
+            values: filled with each root move's mean value for the seat to move.
+            stats: filled with (simulations, nodes).
+        """
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[MoveT]:
+        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
+
+        Raises:
+            ValueError: the game is over, or chance (not a seat) is to move.
+        """
+        moves, codes = self.root_moves(state)
+        started = time.perf_counter()
+        winning = self.winning_move(state, moves, codes)
+        if winning >= 0:
+            return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_MCTS_SIMULATIONS
+        visits = np.zeros(len(moves), dtype=np.int64)
+        values = np.zeros(len(moves), dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        seed = np.uint64(self.rng.integers(0, 2**63))
+        index = self.run(state, codes, (work, float(seconds), seed), visits, values, stats)
+        elapsed = time.perf_counter() - started
+        return SearchResult(
+            move=moves[index],
+            value=float(values[index]),
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
+            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
+        )
