@@ -36,7 +36,7 @@ import os
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -354,6 +354,28 @@ def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> li
         (state.move_to_text(move), kernel.perft(state.play_unchecked(move), depth - 1, bulk=bulk))
         for move in state.legal_moves()
     ]
+
+
+def playout_batch(
+    games: int, seats: int, run: Callable[[NDArray[np.float64], NDArray[np.int64]], object]
+) -> PlayoutBatch:
+    """Time a kernel's compiled playout loop: ``run(returns, plies)`` fills a batch of ``games``.
+
+    The arrays are made here (``returns``: games x ``seats`` float64, ``plies``: int64 per game); only
+    the call of ``run`` is timed.
+
+    Raises:
+        ValueError: fewer than one game.
+    """
+    import numpy as np
+
+    if games < 1:
+        raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+    returns = np.zeros((games, seats), dtype=np.float64)
+    plies = np.zeros(games, dtype=np.int64)
+    started = time.perf_counter()
+    run(returns, plies)
+    return PlayoutBatch(returns, plies, time.perf_counter() - started)
 
 
 def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:

@@ -19,15 +19,17 @@ fault per 4 KiB on first touch, which was a quarter of a search's time):
   node is: :data:`DECISION`, :data:`TERMINAL` or how its chance outcome is drawn) and ``MOVER`` (the
   seat that chooses at a decision node).
 - ``positions`` (the game's dtype, one row per node): the node's position.
-- ``values`` (float64, one column per node): the visits (row ``VISITS``), then the sum of each
-  seat's values (row ``1 + seat``).
+- ``values`` (float64, one column per node): the visits (row ``VISITS``), the sum of each seat's
+  values (row ``1 + seat``), then the node's own value per seat (row ``1 + seats + seat``: the
+  evaluation, or the returns where the game is over, backed up again each time a simulation ends there).
 - ``pool`` (int64, two rows, one column per slot): the moves (row ``MOVE``) and the children they
-  lead to (row ``CHILD``; -1 while not made). A
-  decision node's moves are stored in a shuffled order (the order in which they are tried); a chance
-  node's outcomes in the game's order of legal moves.
+  lead to (row ``CHILD``; -1 while not made). A decision node's moves are stored in a shuffled order
+  (the order in which they are tried); a chance node's outcomes in the game's order of legal moves.
 
-A game's loop asks :func:`add_node` to add each new node, :func:`descend` where the next simulation ends, and
-:func:`back_up` to add a value along the path; :func:`report` gives the root moves' statistics.
+A game's MCTS loop is then: for the pending position, find its moves, its mode and its value (the
+game's own rules), then :func:`step` (:func:`add_node`, then :func:`walk`, which backs the value up
+and walks down to the next move to play), play that move (the rules again), and repeat until
+:func:`step` says the budget is spent; :func:`finish` gives the root moves' statistics.
 """
 
 from __future__ import annotations
@@ -137,6 +139,22 @@ UNIFORM = 3
 """Node mode: one of the node's outcomes, each as likely."""
 
 PATH_LENGTH = (1 << 16) + 2
+NODES, USED, SIMS, DEPTH = range(4)  # the search's counts (an int64 array)
+
+
+@njit(cache=True)
+def scratch(max_moves, seats, path_length, simulations, seconds, c, seed, low, scale):
+    """What a search's loop needs besides the tree: (moves, value, path, counts, limits, rng).
+
+    A move buffer of ``max_moves``, a value per seat, a path of ``path_length`` nodes, the counts
+    (``NODES``, ``USED``, ``SIMS``, ``DEPTH``), the limits :func:`walk` takes and the random stream.
+    """
+    moves = np.empty(max_moves, dtype=np.int64)
+    value = np.zeros(seats, dtype=np.float64)
+    path = np.empty(path_length, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
+    limits = (simulations, deadline_after(seconds), c, low, scale)
+    return moves, value, path, counts, limits, game_stream(seed, 0)
 
 
 @njit(cache=True)
@@ -149,19 +167,22 @@ def new_tree(capacity, seats, width, position):
     the next search without clearing them, and memory is not touched before it is needed.
     """
     links = np.empty((capacity, 5), dtype=np.int64)
-    values = np.empty((1 + seats, capacity), dtype=np.float64)
+    values = np.empty((1 + 2 * seats, capacity), dtype=np.float64)
     pool = np.empty((2, width * capacity), dtype=np.int64)
     positions = np.empty((capacity, position.shape[0]), dtype=position.dtype)
     return links, values, pool, positions
 
 
 @njit(cache=True, inline="always")
-def add_node(links, values, pool, positions, node, used, position, moves, count, mode, mover, rng):
-    """Add node number ``node`` at ``position`` with ``moves[:count]`` (shuffled at a decision node).
+def add_node(links, values, pool, positions, counts, position, moves, count, mode, mover, value, rng):
+    """Add the next node at ``position`` with ``moves[:count]`` (shuffled at a decision node).
 
-    ``used`` is how much of the pool is taken. Returns the arrays (grown when full), the new ``used``
+    ``value`` (one per seat) is the node's value: the evaluation, or the returns where the game is
+    over. ``counts`` holds the nodes and the pool's slots taken. Returns the arrays (grown when full)
     and the stream's next state.
     """
+    node = counts[NODES]
+    used = counts[USED]
     if node == links.shape[0]:
         links = grow_rows(links, 2 * node)
         values = grow_columns(values, 2 * node)
@@ -173,14 +194,20 @@ def add_node(links, values, pool, positions, node, used, position, moves, count,
     else:  # a chance node's children are looked up by outcome (a decision node's only once made)
         pool[CHILD, used : used + count] = -1
     positions[node] = position
-    values[:, node] = 0.0
+    seats = value.shape[0]
+    for row in range(1 + seats):
+        values[row, node] = 0.0
+    for seat in range(seats):
+        values[1 + seats + seat, node] = value[seat]
     pool[MOVE, used : used + count] = moves[:count]
     links[node, FIRST] = used
     links[node, COUNT] = count
     links[node, TRIED] = 0
     links[node, MODE] = mode
     links[node, MOVER] = mover
-    return links, values, pool, positions, used + count, rng
+    counts[NODES] = node + 1
+    counts[USED] = used + count
+    return links, values, pool, positions, rng
 
 
 @njit(cache=True, inline="always")
@@ -256,22 +283,80 @@ def descend(links, values, pool, path, new, c, low, scale, rng):
 
 
 @njit(cache=True, inline="always")
-def back_up(values, path, depth, value, sims, simulations, deadline):
-    """Add ``value`` (one per seat) to every node of ``path[:depth + 1]``; count the simulation.
+def back_up(values, path, depth, leaf, counts, simulations, deadline):
+    """Add node ``leaf``'s own value to every node of ``path[:depth + 1]``; count the simulation.
 
-    Returns (simulations so far, whether the budget is spent: ``simulations`` of them, 0 for no
-    limit, or the ``deadline`` passed, looked at every 256 simulations).
+    Returns whether the budget is spent: ``simulations`` of them (0: no limit), or the ``deadline``
+    passed (0.0: none), looked at every 256 simulations.
     """
+    seats = (values.shape[0] - 1) // 2
     for i in range(depth + 1):
         row = path[i]
         values[VISITS, row] += 1.0
-        for seat in range(value.shape[0]):
-            values[1 + seat, row] += value[seat]
-    sims += 1
-    spent = (simulations > 0 and sims >= simulations) or (
+        for seat in range(seats):
+            values[1 + seat, row] += values[1 + seats + seat, leaf]
+    counts[SIMS] += 1
+    sims = counts[SIMS]
+    return (simulations > 0 and sims >= simulations) or (
         deadline > 0.0 and (sims & 255) == 0 and clock() >= deadline
     )
-    return sims, spent
+
+
+@njit(cache=True)
+def walk(links, values, pool, path, counts, limits, rng):
+    """Back up the node just added, then walk down to where the next new node is due.
+
+    Backs the new node's value up its path (not for the root), then descends (:func:`descend`),
+    backing up the returns of every finished game it reaches again, until a slot is due for a new
+    child. ``limits`` is (simulations, deadline, c, low, scale). Returns (the node to play from, the
+    slot of the move to play, or -1 once the budget is spent, the stream's next state).
+    """
+    simulations, deadline, c, low, scale = limits
+    node = counts[NODES] - 1
+    if node > 0:
+        depth = counts[DEPTH] + 1
+        path[depth] = node
+        if back_up(values, path, depth, node, counts, simulations, deadline):
+            return node, -1, rng
+    while True:
+        current, depth, slot, rng = descend(links, values, pool, path, counts[NODES], c, low, scale, rng)
+        counts[DEPTH] = depth
+        if slot >= 0:
+            return current, slot, rng
+        if back_up(values, path, depth, current, counts, simulations, deadline):
+            return current, -1, rng
+
+
+@njit(cache=True)
+def step(tree, path, counts, limits, position, moves, count, mode, mover, value, rng):
+    """One step of a search's loop: add a node, back its value up, walk down to the next move.
+
+    Adds the node at ``position`` (:func:`add_node`), then :func:`walk`, and copies the position of
+    the node to play from into ``position``. Returns the tree (grown where it had to be), the move to
+    play there (-1 once the budget is spent) and the stream's next state.
+    """
+    links, values, pool, positions = tree
+    links, values, pool, positions, rng = add_node(
+        links, values, pool, positions, counts, position, moves, count, mode, mover, value, rng
+    )
+    tree = (links, values, pool, positions)
+    current, slot, rng = walk(links, values, pool, path, counts, limits, rng)
+    if slot < 0:
+        return tree, -1, rng
+    position[:] = positions[current]
+    return tree, pool[MOVE, slot], rng
+
+
+@njit(cache=True)
+def finish(tree, counts, root_moves, seat, visits_out, values_out, stats):
+    """Fill the results (:func:`report`) and ``stats`` (simulations, nodes).
+
+    Returns (the best root move's index, the tree for the next search).
+    """
+    stats[0] = counts[SIMS]
+    stats[1] = counts[NODES]
+    links, values, pool, _ = tree
+    return report(links, values, pool, root_moves, seat, visits_out, values_out), tree
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 import weakref
 from abc import abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +29,27 @@ Tree = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[
 KEEP_TREE_BYTES = 128 << 20
 """A tree's room up to this size is kept for the kernel's next search (larger ones are let go)."""
 
+Outputs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]
+"""What a compiled MCTS fills: each root move's visits, each root move's mean value, (simulations, nodes)."""
+
+
+class Budget(NamedTuple):
+    """A search's budget and UCB1's constants, in the order the compiled loops take them."""
+
+    simulations: int
+    """The most simulations (0: no limit)."""
+    seconds: float
+    """The most seconds (0.0: no limit)."""
+    c: float
+    """UCB1's exploration constant."""
+    seed: np.uint64
+    """The seed of the compiled random stream."""
+    low: float
+    """The lowest return, which a mean value's scaling to 0..1 takes away first."""
+    scale: float
+    """1 / (highest return - lowest return)."""
+
+
 _TREES: weakref.WeakKeyDictionary[Kernel[Any, Any], Tree] = weakref.WeakKeyDictionary()
 
 DEFAULT_MCTS_SIMULATIONS = 10_000
@@ -37,6 +58,13 @@ DEFAULT_MCTS_SIMULATIONS = 10_000
 
 class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
     """A kernel's compiled UCT with the evaluation at the leaves, as ``mcts:rollout=0``.
+
+    The search of ``shogames.agents.mcts`` with ``rollout=0`` (Kocsis & Szepesvári 2006; the
+    evaluation in place of rollouts, Lorentz 2016): every node sums each seat's values and the seat to
+    move selects by its own mean scaled to 0..1 (max^n for more than two seats, Sturtevant 2008), a
+    chance node's outcome is drawn with its exact probability (sampled chance nodes), each node's moves
+    are tried in a shuffled order, one new node per simulation, and a move that wins at once is played
+    without searching. The tree is built afresh for each search (its memory is used again).
 
     Args:
         kernel: the game's kernel.
@@ -98,24 +126,15 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
             _TREES[self.kernel] = tree
 
     @abstractmethod
-    def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float, np.uint64],
-        visits: NDArray[np.int64],
-        values: NDArray[np.float64],
-        stats: NDArray[np.int64],
-    ) -> int:
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """Run the compiled search (with :meth:`tree` and :meth:`keep`); returns the chosen move's index.
 
         Args:
             state: the root (a seat to move, not over).
             codes: the root moves' codes, in the order of the results.
-            budget: (simulations, seconds, seed of the compiled stream); 0 for no limit.
-            visits: filled with each root move's simulations.
-            values: filled with each root move's mean value for the seat to move.
-            stats: filled with (simulations, nodes).
+            budget: the simulations, seconds and seed, and UCB1's constants.
+            out: filled with each root move's simulations and mean value for the seat to move, and
+                (simulations, nodes).
         """
 
     def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[MoveT]:
@@ -134,8 +153,16 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
         visits = np.zeros(len(moves), dtype=np.int64)
         values = np.zeros(len(moves), dtype=np.float64)
         stats = np.zeros(2, dtype=np.int64)
-        seed = np.uint64(self.rng.integers(0, 2**63))
-        index = self.run(state, codes, (work, float(seconds), seed), visits, values, stats)
+        game = self.kernel.game
+        budget = Budget(
+            work,
+            float(seconds),
+            self.c,
+            np.uint64(self.rng.integers(0, 2**63)),
+            game.min_utility,
+            1.0 / (game.max_utility - game.min_utility),
+        )
+        index = self.run(state, codes, budget, (visits, values, stats))
         elapsed = time.perf_counter() - started
         return SearchResult(
             move=moves[index],

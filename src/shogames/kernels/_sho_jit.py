@@ -630,47 +630,23 @@ def mcts(
     (``_common_jit.new_tree``); returns the index of the most visited root move (ties: the better mean)
     and the tree's arrays, grown where they had to be, for the next search.
     """
-    players = cfg[C_PLAYERS]
-    links, values, pool, states = tree
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    value = np.zeros(players, dtype=np.float64)
-    path = np.empty(common.PATH_LENGTH, dtype=np.int64)
-    rng = common.game_stream(seed, 0)
-    deadline = common.deadline_after(seconds)
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, cfg[C_PLAYERS], common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
+    )
     pending = root.copy()
-    nodes = used = sims = depth = 0
     while True:
         count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
             count = legal_moves(pending, cfg, moves, work)
             mode = node_mode(pending[S_PHASE])
-        links, values, pool, states, used, rng = common.add_node(
-            links, values, pool, states, nodes, used, pending, moves, count, mode, pending[S_SEAT], rng
+        evaluate(pending, cfg, reach, value)  # the returns where the game is over
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, pending[S_SEAT], value, rng
         )
-        nodes += 1
-        if nodes > 1:
-            evaluate(pending, cfg, reach, value)
-            depth += 1
-            path[depth] = nodes - 1
-            sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-            if spent:
-                break
-        slot = -1
-        while slot < 0:
-            current, depth, slot, rng = common.descend(links, values, pool, path, nodes, c, low, scale, rng)
-            if slot < 0:  # a finished game reached again: back up its returns
-                returns(states[current], cfg, value)
-                sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-                if spent:
-                    break
-        if slot < 0:
+        if move < 0:
             break
-        pending[:] = states[current]
-        play(pending, pool[common.MOVE, slot], cfg, work)
-    stats[0] = sims
-    stats[1] = nodes
-    best = common.report(links, values, pool, root_moves, root[S_SEAT], visits_out, values_out)
-    return best, (links, values, pool, states)
+        play(pending, move, cfg, work)
+    return common.finish(tree, counts, root_moves, root[S_SEAT], visits_out, values_out, stats)
 
 
 @njit(cache=True)

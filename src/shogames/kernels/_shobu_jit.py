@@ -698,19 +698,15 @@ def mcts(
     no limit) or ``seconds`` (0: no limit), checking the clock every 256 simulations. Fills
     ``visits_out`` and ``values_out`` (the mover's mean value) per move of ``root_moves`` (the root's
     turns in :func:`generate`'s order) and ``stats`` with (simulations, nodes). ``tree`` is the room for
-    the tree (``_common_jit.new_tree``, positions as uint64 rows of six); returns the index of the most
+    the tree (``_common_jit.new_tree``, positions as uint64 rows of five); returns the index of the most
     visited root move (ties: the better mean value) and the tree's arrays for the next search.
     """
-    # A node's position: black, white, seat, turns, winner + 1, result + 1 (uint64).
-    pending = np.array([black, white, U64(seat), U64(turns), U64(winner + 1), ZERO], dtype=np.uint64)
-    links, values, pool, positions = tree
+    # A node's position: black, white, seat, turns, winner + 1 (uint64).
+    pending = np.array([black, white, U64(seat), U64(turns), U64(winner + 1)], dtype=np.uint64)
     src = np.empty((8, 4), dtype=np.uint64)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    value = np.zeros(2, dtype=np.float64)
-    path = np.empty(max_turns + 2, dtype=np.int64)
-    rng = game_stream(seed, 0)
-    deadline = deadline_after(seconds)
-    nodes = used = sims = depth = 0
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, max_turns + 2, simulations, seconds, c, seed, low, scale
+    )
     while True:
         b, w, s = pending[0], pending[1], np.int64(pending[2])
         if s == 0:
@@ -719,7 +715,6 @@ def mcts(
             sources(w, b, rules, src)
         count = count_turns(s, src, rules)
         result = outcome(s, np.int64(pending[3]), np.int64(pending[4]) - 1, count, max_turns, no_turn_pass)
-        pending[5] = U64(result + 1)
         count, mode = 0, common.TERMINAL
         if result < 0:
             count = generate(s, src, rules, moves)
@@ -727,44 +722,26 @@ def mcts(
                 moves[0] = PASS_CODE
                 count = 1
             mode = common.DECISION
-        links, values, pool, positions, used, rng = common.add_node(
-            links, values, pool, positions, nodes, used, pending, moves, count, mode, s, rng
-        )
-        nodes += 1
-        if nodes > 1:
-            value[0] = black_value(b, w, result)
-            value[1] = -value[0]
-            depth += 1
-            path[depth] = nodes - 1
-            sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-            if spent:
-                break
-        slot = -1
-        while slot < 0:
-            current, depth, slot, rng = common.descend(links, values, pool, path, nodes, c, low, scale, rng)
-            if slot < 0:  # a finished game reached again: back up its result
-                row = positions[current]
-                value[0] = black_value(row[0], row[1], np.int64(row[5]) - 1)
-                value[1] = -value[0]
-                sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-                if spent:
-                    break
-        if slot < 0:
+        value[0] = black_value(b, w, result)
+        value[1] = -value[0]
+        tree, move, rng = common.step(tree, path, counts, limits, pending, moves, count, mode, s, value, rng)
+        if move < 0:
             break
-        row = positions[current]
-        b, w, s, t, x = play_state(
-            row[0], row[1], np.int64(row[2]), np.int64(row[3]), np.int64(row[4]) - 1, pool[common.MOVE, slot],
-            rules,
-        )  # fmt: skip
-        pending[0] = b
-        pending[1] = w
-        pending[2] = U64(s)
-        pending[3] = U64(t)
-        pending[4] = U64(x + 1)
-    stats[0] = sims
-    stats[1] = nodes
-    best = common.report(links, values, pool, root_moves, seat, visits_out, values_out)
-    return best, (links, values, pool, positions)
+        play_row(pending, move, rules)
+    return common.finish(tree, counts, root_moves, seat, visits_out, values_out, stats)
+
+
+@njit(cache=True)
+def play_row(row, move, rules):
+    """Play ``move`` on a position stored as the kernel array ``[black, white, seat, turns, winner + 1]``."""
+    b, w, s, t, x = play_state(
+        row[0], row[1], np.int64(row[2]), np.int64(row[3]), np.int64(row[4]) - 1, move, rules
+    )
+    row[0] = b
+    row[1] = w
+    row[2] = U64(s)
+    row[3] = U64(t)
+    row[4] = U64(x + 1)
 
 
 @njit(cache=True)

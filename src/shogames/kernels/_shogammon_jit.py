@@ -120,6 +120,15 @@ def add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh):
     return na, nh
 
 
+@njit(cache=True, inline="always")
+def own_kind(st, origin, sign):
+    """The kind of the mobile piece on ``origin`` (a point's top, else the single) if of ``sign``, else 0."""
+    piece = st[UPPER + origin]
+    if piece == 0:
+        piece = st[LOWER + origin]
+    return piece * sign if piece * sign > 0 else 0
+
+
 @njit(cache=True)
 def pawn_on_file(st, col, sign):
     for row in range(9):
@@ -139,13 +148,8 @@ def actions(st, cfg, steps, rays, colour, die, acts, halves):
     na = 0
     nh = 0
     for origin in range(81):
-        piece = st[UPPER + origin]
-        if piece == 0:
-            piece = st[LOWER + origin]
-        if piece * sign <= 0:
-            continue
-        kind = piece * sign
-        if cfg[C_FACE + kind] != die:
+        kind = own_kind(st, origin, sign)
+        if kind == 0 or cfg[C_FACE + kind] != die:
             continue
         for i in range(steps[colour, kind, origin, 0]):
             na, nh = add_target(
@@ -436,12 +440,9 @@ def threats(st, cfg, steps, rays, worth, colour):
     sign = 1 if colour == 0 else -1
     faces = np.zeros(81, dtype=np.int64)
     for origin in range(81):
-        piece = st[UPPER + origin]
-        if piece == 0:
-            piece = st[LOWER + origin]
-        if piece * sign <= 0:
+        kind = own_kind(st, origin, sign)
+        if kind == 0:
             continue
-        kind = piece * sign
         bit = 1 << cfg[C_FACE + kind]
         for i in range(steps[colour, kind, origin, 0]):
             to = steps[colour, kind, origin, 1 + i]
@@ -593,48 +594,24 @@ def mcts(
     room for the tree (``_common_jit.new_tree``); returns the index of the most visited root move (ties:
     the better mean) and the tree's arrays, grown where they had to be, for the next search.
     """
-    links, values, pool, states = tree
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    value = np.zeros(2, dtype=np.float64)
-    path = np.empty(common.PATH_LENGTH, dtype=np.int64)
-    rng = common.game_stream(seed, 0)
-    deadline = common.deadline_after(seconds)
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
+    )
     pending = root.copy()
-    nodes = used = sims = depth = 0
     while True:
         count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
             count = legal_moves(pending, cfg, steps, rays, moves, work)
             mode = common.DECISION if pending[NDICE] > 0 else roll_mode(pending, cfg)
-        links, values, pool, states, used, rng = common.add_node(
-            links, values, pool, states, nodes, used, pending, moves, count, mode, pending[SIDE], rng
+        value[0] = evaluate(pending, cfg, steps, rays, worth)  # the returns where the game is over
+        value[1] = -value[0]
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, pending[SIDE], value, rng
         )
-        nodes += 1
-        if nodes > 1:
-            value[0] = evaluate(pending, cfg, steps, rays, worth)
-            value[1] = -value[0]
-            depth += 1
-            path[depth] = nodes - 1
-            sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-            if spent:
-                break
-        slot = -1
-        while slot < 0:
-            current, depth, slot, rng = common.descend(links, values, pool, path, nodes, c, low, scale, rng)
-            if slot < 0:  # a finished game reached again: back up its result
-                value[0] = black_return(states[current])
-                value[1] = -value[0]
-                sims, spent = common.back_up(values, path, depth, value, sims, simulations, deadline)
-                if spent:
-                    break
-        if slot < 0:
+        if move < 0:
             break
-        pending[:] = states[current]
-        play(pending, pool[common.MOVE, slot], cfg, steps, rays, work)
-    stats[0] = sims
-    stats[1] = nodes
-    best = common.report(links, values, pool, root_moves, root[SIDE], visits_out, values_out)
-    return best, (links, values, pool, states)
+        play(pending, move, cfg, steps, rays, work)
+    return common.finish(tree, counts, root_moves, root[SIDE], visits_out, values_out, stats)
 
 
 @njit(cache=True)

@@ -27,7 +27,7 @@ from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ENTER, FIRST, MOVE, PASS, THROW, ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
-from shogames.kernels._search import CompiledMCTS
+from shogames.kernels._search import Budget, CompiledMCTS, Outputs
 
 
 def reach_table(chained: int = 3) -> NDArray[np.float64]:
@@ -283,39 +283,21 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
 
 class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
-    """Compiled UCT for Sho: max^n over the seats, sampled throws, the evaluation at the leaves.
+    """Compiled UCT for Sho (:class:`~shogames.kernels._search.CompiledMCTS`).
 
-    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums each seat's values,
-    the seat to move selects by its own mean scaled to 0..1, a throw's outcome is drawn with its exact
-    probability, and a move that wins at once is played without searching. The tree is built afresh for
-    each search.
-
-    Args:
-        kernel: the Sho kernel.
-        seed: the seed of the move orders and the throws drawn; ``None`` draws one.
-        c: the exploration constant of UCB1.
+    Max^n over two to four seats (each selects by its own mean); a throw, or the draw of the first
+    seat, is sampled with its exact chance.
     """
 
     chance_hint = "throw the dice first"
 
-    def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float, np.uint64],
-        visits: NDArray[np.int64],
-        values: NDArray[np.float64],
-        stats: NDArray[np.int64],
-    ) -> int:
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """The compiled loop (:func:`shogames.kernels._sho_jit.mcts`)."""
-        kernel, game = self.kernel, self.kernel.sho
-        simulations, seconds, seed = budget
-        scale = 1.0 / (game.max_utility - game.min_utility)
+        kernel = self.kernel
         root = kernel.encode(state)
-        tree = self.tree(simulations, root)
         index, tree = jit.mcts(
-            root, codes, simulations, seconds, self.c, seed, game.min_utility, scale, kernel.cfg,
-            kernel.reach, kernel._work, tree, visits, values, stats,
+            root, codes, *budget, kernel.cfg, kernel.reach, kernel._work, self.tree(budget.simulations, root),
+            *out,
         )  # fmt: skip
         self.keep(tree)
         return int(index)

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
-from shogames.kernels._search import CompiledMCTS
+from shogames.kernels._search import Budget, CompiledMCTS, Outputs
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -202,24 +202,15 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
     def _playouts(
         self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
     ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.shobu.new_initial_state()
-        returns = np.zeros((games, 2), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
+        first = self.encode(start if start is not None else self.shobu.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        return playout_batch(
             games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.max_turns,
-            self.no_turn_pass,
-            self.rules,
-            returns,
-            plies,
-            record,
+            2,
+            lambda returns, plies: jit.random_playouts(
+                first, games, stream, self.max_turns, self.no_turn_pass, self.rules, returns, plies, record
+            ),
         )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
@@ -341,15 +332,10 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
-    """Compiled UCT with the evaluation in place of rollouts (Lorentz 2016), as ``mcts:rollout=0``.
+    """Compiled UCT for Shobu (:class:`~shogames.kernels._search.CompiledMCTS`).
 
-    A move that clears a board at once is played without searching (decisive moves). The tree is built
-    afresh for each search.
-
-    Args:
-        kernel: the Shobu kernel.
-        seed: the seed of the per-node move orders; ``None`` draws one.
-        c: the exploration constant of UCB1 (values scaled to 0..1).
+    No chance; a turn that clears a board of the opponent's is the win played at once, found in
+    compiled code.
     """
 
     width = 64
@@ -368,24 +354,13 @@ class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
         black, white, seat, _, _ = self.kernel._scalars(state)
         return int(jit.decisive(black, white, seat, self.kernel.rules, codes, codes.shape[0]))
 
-    def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float, np.uint64],
-        visits: NDArray[np.int64],
-        values: NDArray[np.float64],
-        stats: NDArray[np.int64],
-    ) -> int:
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """The compiled loop (:func:`shogames.kernels._shobu_jit.mcts`)."""
-        kernel, game = self.kernel, self.kernel.shobu
-        black, white, seat, turns, winner = kernel._scalars(state)
-        simulations, seconds, seed = budget
-        scale = 1.0 / (game.max_utility - game.min_utility)
-        tree = self.tree(simulations, np.zeros(6, dtype=np.uint64))
+        kernel = self.kernel
+        tree = self.tree(budget.simulations, np.zeros(5, dtype=np.uint64))
         index, tree = jit.mcts(
-            black, white, seat, turns, winner, codes, simulations, seconds, self.c, seed, game.min_utility,
-            scale, kernel.max_turns, kernel.no_turn_pass, kernel.rules, tree, visits, values, stats,
+            *kernel._scalars(state), codes, *budget, kernel.max_turns, kernel.no_turn_pass, kernel.rules,
+            tree, *out,
         )  # fmt: skip
         self.keep(tree)
         return int(index)

@@ -14,13 +14,12 @@ which needs the history of positions) :func:`make_kernel` returns ``None``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.kernel import Kernel, PlayoutBatch, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
@@ -31,7 +30,7 @@ from shogames.games.shogammon import (
     ShogammonState,
 )
 from shogames.kernels import _shogammon_jit as jit
-from shogames.kernels._search import CompiledMCTS
+from shogames.kernels._search import Budget, CompiledMCTS, Outputs
 
 PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
@@ -260,26 +259,16 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         record: NDArray[np.int64],
         record_from: int = 0,
     ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.shogammon.new_initial_state()
-        returns = np.zeros((games, 2), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
+        first = self.encode(start if start is not None else self.shogammon.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        cfg, steps, rays, work = self.cfg, self.steps, self.rays, self._work
+        return playout_batch(
             games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.cfg,
-            self.steps,
-            self.rays,
-            returns,
-            plies,
-            record,
-            record_from,
-            self._work,
+            2,
+            lambda returns, plies: jit.random_playouts(
+                first, games, stream, cfg, steps, rays, returns, plies, record, record_from, work
+            ),
         )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
@@ -296,39 +285,21 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
 
 class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
-    """Compiled UCT for Shogammon: sampled rolls, the evaluation at the leaves.
+    """Compiled UCT for Shogammon (:class:`~shogames.kernels._search.CompiledMCTS`).
 
-    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums both seats' values,
-    the side to move selects by its own mean scaled to 0..1, a roll is drawn with its exact probability,
-    and a move that takes the king at once is played without searching. The tree is built afresh for
-    each search.
-
-    Args:
-        kernel: the Shogammon kernel.
-        seed: the seed of the move orders and the rolls drawn; ``None`` draws one.
-        c: the exploration constant of UCB1.
+    A roll (or the backgammon opening roll) is sampled with its exact chance; taking the king is the
+    win played at once.
     """
 
     chance_hint = "roll the dice first"
 
-    def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float, np.uint64],
-        visits: NDArray[np.int64],
-        values: NDArray[np.float64],
-        stats: NDArray[np.int64],
-    ) -> int:
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """The compiled loop (:func:`shogames.kernels._shogammon_jit.mcts`)."""
-        kernel, game = self.kernel, self.kernel.shogammon
-        simulations, seconds, seed = budget
-        scale = 1.0 / (game.max_utility - game.min_utility)
+        kernel = self.kernel
         root = kernel.encode(state)
-        tree = self.tree(simulations, root)
         index, tree = jit.mcts(
-            root, codes, simulations, seconds, self.c, seed, game.min_utility, scale, kernel.cfg,
-            kernel.steps, kernel.rays, kernel.worth, kernel._work, tree, visits, values, stats,
+            root, codes, *budget, kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work,
+            self.tree(budget.simulations, root), *out,
         )  # fmt: skip
         self.keep(tree)
         return int(index)
