@@ -302,7 +302,7 @@ def back_up(values, path, depth, leaf, counts, simulations, deadline):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walk(links, values, pool, path, counts, limits, rng):
     """Back up the node just added, then walk down to where the next new node is due.
 
@@ -327,7 +327,7 @@ def walk(links, values, pool, path, counts, limits, rng):
             return current, -1, rng
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(tree, path, counts, limits, position, moves, count, mode, mover, value, rng):
     """One step of a search's loop: add a node, back its value up, walk down to the next move.
 

@@ -148,8 +148,13 @@ def actions(st, cfg, steps, rays, colour, die, acts, halves):
     na = 0
     nh = 0
     for origin in range(81):
-        kind = own_kind(st, origin, sign)
-        if kind == 0 or cfg[C_FACE + kind] != die:
+        piece = st[UPPER + origin]
+        if piece == 0:
+            piece = st[LOWER + origin]
+        if piece * sign <= 0:
+            continue
+        kind = piece * sign
+        if cfg[C_FACE + kind] != die:
             continue
         for i in range(steps[colour, kind, origin, 0]):
             na, nh = add_target(
