@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
-from shogames.core.kernel import kernels_enabled, require_kernel, unavailable_reason
+from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import ShogammonGame
@@ -36,6 +36,7 @@ SETTINGS: list[dict[str, object]] = [
     {"die_map": "custom", "custom_map": "1:PK,2:LN,3:S,4:G,5:B,6:R"},
     {"strict_dice": "on", "point_capture": "simultaneous", "drop_stack": "on", "max_turns": 60},
     {"max_turns": 24},
+    {"repetition": "fourfold"},
 ]
 
 
@@ -84,10 +85,7 @@ def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object])
 def test_shogammon_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
     game = entry_game(entry)
     kernel = game.kernel
-    if "repetition=fourfold" in entry.settings:
-        assert kernel is None and "does not cover" in unavailable_reason(game)
-        return
-    assert kernel is not None
+    assert kernel is not None  # every setting is covered, repetition=fourfold included
     state = game.state_from_text(entry.position)
     for depth, count in entry.counts:
         assert kernel.perft(state, depth) == count
@@ -125,10 +123,65 @@ def test_shogammon_playouts_end_with_a_king_taken_or_the_cap() -> None:
     assert kernel.random_playouts(5, seed=2).plies.tolist() == batch.plies[:5].tolist()
 
 
-def test_shogammon_repetition_is_not_covered() -> None:
+KINGS_ONLY = "8k/9/9/9/9/9/9/9/K8 b - 1 - 0"
+SHUFFLE = ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a")  # both kings step off and back
+
+
+def test_shogammon_kernel_judges_a_fourfold_repetition() -> None:
+    # Ruling 27 with repetition=fourfold: the fourth time a position stands at the start of a turn, the
+    # game is drawn. The kings step off and back three times; the kernel plays every move of the way.
     game = shogames.make("shogammon", repetition="fourfold")
-    assert game.kernel is None
-    assert "does not cover" in unavailable_reason(game)
+    kernel = require_kernel(game)
+    state = game.state_from_text(KINGS_ONLY)
+    for _ in range(3):
+        for text in SHUFFLE:
+            reference = state.play_text(text)
+            played = kernel.play(state, state.parse_move(text))
+            assert played.key() == reference.key() and played.to_text() == reference.to_text()
+            assert played.is_terminal() == reference.is_terminal()
+            assert kernel.outcome(state) is None and kernel.legal_moves(state) == list(state.legal_moves())
+            state = reference
+    assert state.termination() == "repetition" and kernel.outcome(state) == (0.0, 0.0)
+    assert kernel.legal_moves(state) == [] and kernel.evaluate(state) == (0.0, 0.0)
+    assert kernel.decode(kernel.encode(state)).to_text() == state.to_text()
+    # Without the rule the same line goes on.
+    plain = shogames.make("shogammon")
+    assert (
+        require_kernel(plain).outcome(plain.state_from_text(state.to_text().replace(" end=repetition", "")))
+        is None
+    )
+    # Read from text, a position ended by a repetition stays ended.
+    again = game.state_from_text(state.to_text())
+    assert kernel.outcome(again) == (0.0, 0.0) and kernel.decode(kernel.encode(again)).is_terminal()
+
+
+def test_shogammon_kernel_repetitions_in_random_play_perft_and_search() -> None:
+    game = shogames.make("shogammon", repetition="fourfold", max_turns=120)
+    kernel = require_kernel(game)
+    start = game.state_from_text(KINGS_ONLY)
+    two = start
+    for _ in range(2):
+        for text in SHUFFLE:
+            two = two.play_text(text)
+    # Kings alone repeat positions often: every move, position and result checked, perft through them.
+    check_kernel(game, games=3, seed=11, starts=[start, two], perft_depth=3, perft_every=7)
+    batch = kernel.random_playouts(6, seed=2, start=two)
+    endings = set()
+    for index in range(6):
+        state = two
+        for move in kernel.random_game(seed=2, start=two, index=index):
+            state = state.play(move)
+        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+        assert state.ply - two.ply == batch.plies[index]
+        endings.add(state.termination())
+    assert "repetition" in endings
+    # Two turns before the fourth repetition: perft counts the lines that end there.
+    for depth in range(1, 7):
+        assert kernel.perft(two, depth) == perft(two, depth)
+    # The MCTS carries the history of each line it searches: every search's move is legal, whole games end.
+    rolled = two.play_text("6-6")
+    result = kernel.mcts(seed=3).search(rolled, work=3000)  # type: ignore[union-attr]
+    assert result.nodes == 3000 and result.move in rolled.legal_moves()
 
 
 def test_a_broken_shogammon_kernel_rule_is_caught() -> None:

@@ -9,15 +9,23 @@ State array (int64, :data:`SIZE` long)::
     HANDS .. +15   pieces in hand, ``8 * colour + kind``
     SIDE  the side to move    NDICE  dice left (0 before the roll)    DIE0, DIE1  the dice left, increasing
     TURNS  turns completed    PLY  plies    WINNER  the side that took the enemy king (-1: none)
+    END  1 after a fourth repetition (repetition=fourfold)    HISTORY  positions in the history
+    LAST_HASH  the hash the position added to the history last (0: none)
+
+With ``repetition=fourfold`` the history itself (:func:`standing_hash` of each position that stood at
+the start of a turn, oldest first) is kept in the ``work`` array from ``W_HISTORY``: a stack that the
+loops share, since a position's history is that of its own line of play (the MCTS puts a line's back
+with :func:`restore_history` before it plays on).
 
 Move code (int64): ``kind | die << 3 | (origin + 1) << 6 | (to + 1) << 13 | promote << 20 | drop << 21 |
 die2 << 24 | (origin2 + 1) << 27 | (to2 + 1) << 34 | promote2 << 41`` with the fields of
 :class:`~shogames.games.shogammon.ShogammonMove` (kinds 0 roll, 1 act, 2 pair, 3 lose, 4 opening roll).
 
 ``cfg`` (int64) holds the settings: the die face of every kind (promoted kinds at kind + 8), then
-``strict_dice``, ``opening_roll=backgammon``, ``point_capture=simultaneous``, ``drop_stack`` and
-``max_turns``. ``steps`` (2 x 16 x 81 x 9: count, then targets) and ``rays`` (2 x 16 x 81 x 4 x 9: length,
-then squares) are the geometry per colour, kind and square, in the reference's order of directions.
+``strict_dice``, ``opening_roll=backgammon``, ``point_capture=simultaneous``, ``drop_stack``,
+``max_turns``, ``repetition=fourfold`` and the room for the history. ``steps`` (2 x 16 x 81 x 9:
+count, then targets) and ``rays`` (2 x 16 x 81 x 4 x 9: length, then squares) are the geometry per
+colour, kind and square, in the reference's order of directions.
 """
 
 from __future__ import annotations
@@ -28,17 +36,18 @@ import numpy as np
 from numba import njit
 
 from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import below, game_stream, splitmix
+from shogames.kernels._common_jit import U64, below, game_stream, splitmix
 
 LOWER = 0
 UPPER = 81
 HANDS = 162
-SIDE, NDICE, DIE0, DIE1, TURNS, PLY, WINNER = range(178, 185)
-SIZE = 185
+SIDE, NDICE, DIE0, DIE1, TURNS, PLY, WINNER, END, HISTORY, LAST_HASH = range(178, 188)
+SIZE = 188
 
 C_FACE = 0
-C_STRICT, C_BACKGAMMON, C_SIMULTANEOUS, C_DROP_STACK, C_MAX_TURNS = range(16, 21)
-CFG_SIZE = 21
+C_STRICT, C_BACKGAMMON, C_SIMULTANEOUS, C_DROP_STACK, C_MAX_TURNS, C_FOURFOLD, C_HISTORY_ROOM = range(16, 23)
+CFG_SIZE = 23
+REPETITIONS = 4  # repetition=fourfold: the fourth time a position stands at the start of a turn draws
 
 ROLL, ACT, PAIR, LOSE, OPEN = 0, 1, 2, 3, 4
 PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
@@ -53,7 +62,8 @@ W_ACTS = W_SECONDS + MAX_PART
 W_SCRATCH = W_ACTS + MAX_PART
 W_MOVES = W_SCRATCH + 192
 W_USES = W_MOVES + MAX_MOVES
-WORK_SIZE = W_USES + MAX_MOVES
+W_HISTORY = W_USES + MAX_MOVES
+WORK_SIZE = W_HISTORY  # then cfg[C_HISTORY_ROOM] entries of history (repetition=fourfold)
 
 
 @njit(cache=True, inline="always")
@@ -87,8 +97,8 @@ def dead(kind, square, colour):
 
 @njit(cache=True)
 def ended(st, cfg):
-    """A king taken, or the turn cap reached."""
-    return st[WINNER] >= 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
+    """A king taken, a fourth repetition (repetition=fourfold), or the turn cap reached."""
+    return st[WINNER] >= 0 or st[END] != 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
 
 
 @njit(cache=True)
@@ -290,7 +300,7 @@ def dice_used(st, code, cfg, steps, rays, work):
     die = (code >> 3) & 7
     other = st[DIE1] if die == st[DIE0] else st[DIE0]
     scratch = work[W_SCRATCH : W_SCRATCH + SIZE]
-    scratch[:] = st
+    scratch[:] = st[:SIZE]
     used = 0
     if kind != LOSE:
         apply_board(scratch, code)
@@ -372,13 +382,47 @@ def legal_moves(st, cfg, steps, rays, out, work):
 
 
 @njit(cache=True)
-def end_turn(st):
+def standing_hash(st):
+    """A 64-bit hash of what a repetition compares: the board, both hands and the side to move."""
+    h = common.mix64(U64(st[SIDE] + 1) * U64(0x9E3779B97F4A7C15))
+    for i in range(HANDS + 16):
+        h = common.mix64(h ^ (U64(st[i] + 32) << U64(8 * (i % 7))))
+    return np.int64(h >> U64(1))
+
+
+@njit(cache=True)
+def remember(st, cfg, work):
+    """repetition=fourfold: add the position standing at the start of a turn to the history in ``work``.
+
+    ``st[HISTORY]`` is how many positions the history holds (``work[W_HISTORY:]``, a stack shared by
+    the loops: a position's history is its line of play's); the fourth time a position stands there,
+    the game ends in a draw (``st[END]``), as the reference's ``ShogammonState`` judges it.
+    """
+    h = standing_hash(st)
+    n = st[HISTORY]
+    if n >= cfg[C_HISTORY_ROOM]:
+        raise ValueError("the Shogammon kernel's history of positions is longer than it holds")
+    seen = 1
+    for i in range(n):
+        if work[W_HISTORY + i] == h:
+            seen += 1
+    work[W_HISTORY + n] = h
+    st[HISTORY] = n + 1
+    st[LAST_HASH] = h
+    if seen >= REPETITIONS:
+        st[END] = 1
+
+
+@njit(cache=True)
+def end_turn(st, cfg, work):
     st[NDICE] = 0
     st[DIE0] = 0
     st[DIE1] = 0
     if st[WINNER] < 0:
         st[SIDE] = 1 - st[SIDE]
         st[TURNS] += 1
+        if cfg[C_FOURFOLD]:
+            remember(st, cfg, work)
 
 
 @njit(cache=True)
@@ -389,7 +433,7 @@ def settle(st, cfg, steps, rays, work):
         and st[NDICE] > 0
         and turn_moves(st, cfg, steps, rays, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
     ):
-        end_turn(st)
+        end_turn(st, cfg, work)
 
 
 @njit(cache=True)
@@ -412,7 +456,7 @@ def play(st, code, cfg, steps, rays, work):
     if kind != LOSE:
         apply_board(st, code)
     if st[WINNER] >= 0 or kind == PAIR or before == 1:
-        end_turn(st)
+        end_turn(st, cfg, work)
         return
     st[NDICE] = 1
     st[DIE0] = other
@@ -615,8 +659,23 @@ def mcts(
         )
         if move < 0:
             break
+        if cfg[C_FOURFOLD]:
+            restore_history(tree[3], path, counts[common.DEPTH], root[HISTORY], work)
         play(pending, move, cfg, steps, rays, work)
     return common.finish(tree, counts, root_moves, root[SIDE], visits_out, values_out, stats)
+
+
+@njit(cache=True)
+def restore_history(states, path, depth, root_history, work):
+    """Put the history of the line from the root to ``path[depth]`` back in ``work`` (beyond the root's).
+
+    Every node keeps the hash it added last (``LAST_HASH``) and how long its history is, so the nodes
+    on the path give the history's entries after the root's.
+    """
+    for i in range(1, depth + 1):
+        row = states[path[i]]
+        if row[HISTORY] > root_history:
+            work[W_HISTORY + row[HISTORY] - 1] = row[LAST_HASH]
 
 
 @njit(cache=True)

@@ -6,15 +6,16 @@ for move (``tests/test_kernel_shogammon.py``). The state is one int64 array and 
 and colour) is built here from the rules and given to the compiled functions as arguments, which is what
 lets a test build a kernel with a broken rule.
 
-Settings covered: every die map (the presets and ``custom``), ``strict_dice``, ``opening_roll``
-(``black`` and ``backgammon``), ``point_capture`` (``sequential`` and ``simultaneous``), ``drop_stack``
-and ``max_turns``: all five presets. With ``repetition=fourfold`` (a draw at the fourth repetition,
-which needs the history of positions) :func:`make_kernel` returns ``None``.
+Settings covered: all of them. Every die map (the presets and ``custom``), ``strict_dice``,
+``opening_roll`` (``black`` and ``backgammon``), ``point_capture`` (``sequential`` and
+``simultaneous``), ``drop_stack``, ``max_turns`` and ``repetition`` (``none``, and ``fourfold``: a
+draw the fourth time a position stands at the start of a turn, judged on a history of 64-bit hashes of
+those positions); all five presets.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,6 +66,8 @@ SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
 """Each kind's sliding directions for Black."""
 
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
+Standing = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+"""What a repetition compares (the reference's history entries): lower and upper boards, hands, side."""
 
 
 def build_geometry(
@@ -103,8 +106,19 @@ def build_geometry(
 
 
 def covers(game: ShogammonGame) -> bool:
-    """Whether the kernel plays ``game``'s settings (everything but ``repetition=fourfold``)."""
-    return not game.fourfold
+    """Whether the kernel plays ``game``'s settings: every setting is covered."""
+    return isinstance(game, ShogammonGame)
+
+
+def history_room(game: ShogammonGame) -> int:
+    """How many positions the kernel's history holds (``repetition=fourfold``; 0 without it).
+
+    One per turn and one more with a turn cap; a million without one (a random game can run longer
+    than that: the kernel then says its history is full).
+    """
+    if not game.fourfold:
+        return 0
+    return game.max_turns + 2 if game.max_turns > 0 else 1 << 20
 
 
 def config(game: ShogammonGame) -> NDArray[np.int64]:
@@ -117,6 +131,8 @@ def config(game: ShogammonGame) -> NDArray[np.int64]:
     cfg[jit.C_SIMULTANEOUS] = game.simultaneous
     cfg[jit.C_DROP_STACK] = game.drop_stack
     cfg[jit.C_MAX_TURNS] = game.max_turns
+    cfg[jit.C_FOURFOLD] = game.fourfold
+    cfg[jit.C_HISTORY_ROOM] = history_room(game)
     return cfg
 
 
@@ -137,7 +153,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self.steps, self.rays = build_geometry() if geometry is None else geometry
         self.worth = np.array(PIECE_WORTH, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
-        self._work = np.zeros(jit.WORK_SIZE, dtype=np.int64)
+        self._work = np.zeros(jit.WORK_SIZE + history_room(game), dtype=np.int64)
+        # repetition=fourfold: the hash of each position met in a history, and back.
+        self._hashes: dict[Standing, int] = {}
+        self._standings: dict[int, Standing] = {}
 
     # --- Conversions ---------------------------------------------------------------------------------
 
@@ -147,7 +166,11 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`)."""
+        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`).
+
+        With ``repetition=fourfold`` the state's history goes into the kernel's work array, where the
+        next compiled call finds it.
+        """
         s = self._check(state)
         st = np.zeros(jit.SIZE, dtype=np.int64)
         st[jit.LOWER : jit.LOWER + 81] = s._lower
@@ -160,21 +183,72 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         st[jit.TURNS] = s._turns
         st[jit.PLY] = s._ply
         st[jit.WINNER] = -1 if s._winner is None else s._winner
+        st[jit.END] = s._end == "repetition"
+        if self.shogammon.fourfold:
+            history = s._history
+            if len(history) > self.cfg[jit.C_HISTORY_ROOM]:
+                raise ValueError(
+                    f"the Shogammon kernel holds {self.cfg[jit.C_HISTORY_ROOM]} positions of history"
+                )
+            hashes = [self._hash(cast("Standing", standing)) for standing in history]
+            self._work[jit.W_HISTORY : jit.W_HISTORY + len(hashes)] = hashes
+            st[jit.HISTORY] = len(hashes)
+            st[jit.LAST_HASH] = hashes[-1] if hashes else 0
         return st
 
+    def _hash(self, standing: Standing) -> int:
+        """The kernel's hash of a position of a history (``_shogammon_jit.standing_hash``)."""
+        known = self._hashes.get(standing)
+        if known is None:
+            lower, upper, hands, side = standing
+            row = np.zeros(jit.SIZE, dtype=np.int64)
+            row[jit.LOWER : jit.LOWER + 81] = lower
+            row[jit.UPPER : jit.UPPER + 81] = upper
+            row[jit.HANDS : jit.HANDS + 16] = hands
+            row[jit.SIDE] = side
+            known = self._hashes[standing] = int(jit.standing_hash(row))
+            self._standings[known] = standing
+        return known
+
     def decode(self, array: NDArray[Any]) -> ShogammonState:
-        """The reference state of a state array."""
+        """The reference state of a state array.
+
+        With ``repetition=fourfold`` its history is read from the kernel's work array, so decode an
+        array before the next call of the kernel (as :meth:`play` does).
+
+        Raises:
+            ValueError: the history holds a position the kernel has not seen (an array of an earlier call).
+        """
         st = [int(v) for v in array]
         n = st[jit.NDICE]
+        board = tuple(st[jit.LOWER : jit.LOWER + 81]), tuple(st[jit.UPPER : jit.UPPER + 81])
+        hands = tuple(st[jit.HANDS : jit.HANDS + 16])
+        history: tuple[Standing, ...] = ()
+        end = None
+        if self.shogammon.fourfold:
+            self._hash((*board, hands, st[jit.SIDE]))  # the position itself may be the history's newest
+            try:
+                history = tuple(
+                    self._standings[int(h)]
+                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
+                )
+            except KeyError:
+                raise ValueError("the array's history of positions is not the kernel's last one") from None
+            if st[jit.END] and not history:
+                end = "repetition"  # a position read from text, ended by a repetition
+            elif n == 0 and st[jit.WINNER] < 0 and history:
+                history = history[:-1]  # the reference adds the position standing at the turn's start
         return ShogammonState(
             self.shogammon,
-            lower=tuple(st[jit.LOWER : jit.LOWER + 81]),
-            upper=tuple(st[jit.UPPER : jit.UPPER + 81]),
-            hands=tuple(st[jit.HANDS : jit.HANDS + 16]),
+            lower=board[0],
+            upper=board[1],
+            hands=hands,
             side=st[jit.SIDE],
             dice=tuple(st[jit.DIE0 : jit.DIE0 + n]),
             turns=st[jit.TURNS],
             ply=st[jit.PLY],
+            history=history,
+            end=end,
         )
 
     def encode_move(self, move: ShogammonMove) -> int:
