@@ -229,7 +229,6 @@ def test_shogammon_mcts_searches_with_sampled_rolls() -> None:
     assert again is not None and again.search(state, work=1500).visits == result.visits
     with pytest.raises(ValueError, match="roll the dice first"):
         searcher.search(state.game.new_initial_state(), work=10)
-    assert kernel.alphabeta() is None
 
 
 def test_shogammon_mcts_takes_the_king_at_once() -> None:
@@ -264,3 +263,91 @@ def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
         for move in moves:
             state = state.play(move)
         assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+
+
+def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> float:
+    """The alphabeta agent's values without pruning: ``state``'s value for its mover (``seat`` at a roll)."""
+
+    def sign(node: Any) -> int:
+        mover = node.to_move
+        return -1 if mover is not None and mover >= 0 and mover != seat else 1
+
+    def value_as(side: int, child: Any, below: int) -> float:
+        value = plain_expectiminimax(child, below, seat, root_ply)
+        return value if sign(child) == side else -value
+
+    if state.is_terminal():
+        return float(state.returns()[seat] * (1.0 - 1e-4 * (state.ply - root_ply)))
+    if depth <= 0:
+        return float(sign(state) * state.evaluate()[seat])
+    if state.to_move == shogames.CHANCE:
+        total = 0.0
+        for roll, probability in state.chance_outcomes():
+            child = state.play_unchecked(roll)
+            total += float(probability) * value_as(
+                1, child, depth - 1 if child.to_move == shogames.CHANCE else depth
+            )
+        return total
+    return max(value_as(sign(state), state.play_unchecked(move), depth - 1) for move in state.legal_moves())
+
+
+@pytest.mark.parametrize(
+    ("position", "depth", "settings"),
+    [
+        ("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 2-3 1", 3, {}),  # two moves, a roll, White's first move
+        ("3gk4/4p4/9/9/2B6/9/9/4P4/4K4 w P 4 6 8", 3, {}),  # one die left: a move, a roll, two moves
+        ("8k/9/9/9/9/9/9/9/K8 b - 1 - 0", 4, {"opening_roll": "backgammon"}),  # the 30 opening rolls
+        (points_start(shogames.make("shogammon")).to_text(), 2, {}),
+    ],
+)
+def test_shogammon_alphabeta_value_is_expectiminimax(
+    position: str, depth: int, settings: dict[str, object]
+) -> None:
+    game = game_of(settings)
+    kernel = require_kernel(game)
+    state = game.state_from_text(position)
+    while state.to_move == shogames.CHANCE:
+        state = state.play_unchecked(state.legal_moves()[4])
+    seat = state.to_move
+    searcher = kernel.alphabeta(seed=1, depth=depth)
+    assert searcher is not None
+    result = searcher.search(state, work=50_000_000)
+    assert result.depth == depth and result.move in state.legal_moves()
+    expected = max(
+        plain_expectiminimax(state.play_unchecked(move), depth - 1, seat, state.ply)
+        * (1 if state.play_unchecked(move).to_move in (None, shogames.CHANCE, seat) else -1)
+        for move in state.legal_moves()
+    )
+    assert result.value == pytest.approx(expected, abs=1e-12)
+    assert result.scores[result.move] == result.value
+
+
+def test_shogammon_alphabeta_budget_and_agents() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    state = shogammon_midgame(5, plies=50)
+    kernel = require_kernel(state.game)
+    searcher = kernel.alphabeta(seed=2)
+    assert searcher is not None
+    result = searcher.search(state, work=20_000)
+    assert 20_000 <= result.nodes < 40_000 and result.depth >= 1 and result.move in state.legal_moves()
+    with pytest.raises(ValueError, match="roll the dice first"):
+        searcher.search(state.game.new_initial_state(), work=10)
+    # A king one move away is taken.
+    won = shogames.make("shogammon").state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
+    winner = kernel.alphabeta(seed=0)
+    assert winner is not None
+    found = winner.search(won, work=10_000)
+    assert kernel.play(won, found.move).returns()[0] == 1.0 and found.value > 0.99
+    # kernel-alphabeta plays whole games through the protocol, repetition=fourfold included.
+    for game in (
+        shogames.make("shogammon", max_turns=20),
+        shogames.make("shogammon", max_turns=20, repetition="fourfold"),
+    ):
+        agents = [
+            make_agent("kernel-alphabeta:nodes=3000", seed=0),
+            make_agent("kernel-mcts:iterations=200", seed=1),
+        ]
+        final, _ = play_game(game, agents, seed=6)
+        assert final.is_terminal()

@@ -121,6 +121,66 @@ def shuffle(moves, count, rng):
     return rng
 
 
+# --- Alpha-beta -----------------------------------------------------------------------------------------
+
+# ctx (int64): an alpha-beta search's counters and limits; a game's search may add its own after these.
+C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP = range(4)
+CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
+WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
+INF = 1e9
+
+
+@njit(cache=True)
+def out_of_budget(ctx, deadline):
+    """Count one node; say (and remember in ``ctx``) whether the node or time budget is spent.
+
+    Only once ``ctx[C_MAY_STOP]`` is set (the first iteration of iterative deepening always completes).
+    """
+    ctx[C_NODES] += 1
+    if ctx[C_MAY_STOP]:
+        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
+        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
+            ctx[C_ABORT] = 1
+    return ctx[C_ABORT] != 0
+
+
+@njit(cache=True, inline="always")
+def pick_next(moves, scores, i, n):
+    """Lazy selection sort: bring the best-scored of ``moves[i:n]`` to ``i`` and return it.
+
+    Cut-offs usually come after a few moves, so the moves are sorted only as far as they are searched.
+    """
+    pick = i
+    for j in range(i + 1, n):
+        if scores[j] > scores[pick]:
+            pick = j
+    move = moves[pick]
+    moves[pick] = moves[i]
+    moves[i] = move
+    scores[pick] = scores[i]
+    return move
+
+
+@njit(cache=True)
+def better_after_abort(order, done, iteration, best_index):
+    """The best root move after an iteration stopped by the budget.
+
+    The previous best move is searched first, so a move of this iteration that beat it is better
+    still; returns (the index, its value, whether it changed).
+    """
+    first = order[0]
+    best_value = iteration[best_index]
+    changed = False
+    if done[first]:
+        for r in range(order.shape[0]):
+            index = order[r]
+            if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
+                best_index = index
+                best_value = iteration[index]
+                changed = True
+    return best_index, best_value, changed
+
+
 # --- The UCT tree --------------------------------------------------------------------------------------
 
 FIRST, COUNT, TRIED, MODE, MOVER = range(5)

@@ -53,7 +53,97 @@ class Budget(NamedTuple):
 _TREES: weakref.WeakKeyDictionary[Kernel[Any, Any], Tree] = weakref.WeakKeyDictionary()
 
 DEFAULT_MCTS_SIMULATIONS = 10_000
-"""Simulations of a search given neither a work nor a time budget."""
+"""Simulations of an MCTS search given neither a work nor a time budget."""
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""Positions of an alpha-beta search given neither a work nor a time budget."""
+
+
+def root_codes(kernel: Kernel[Any, Any], state: State[Any], chance_hint: str) -> NDArray[np.int64]:
+    """The codes of the legal moves at ``state``, in the kernel's order, for a search from there.
+
+    Raises:
+        ValueError: the game is over, or chance (not a seat) is to move (``chance_hint`` says what to do).
+    """
+    seat = state.to_move
+    if seat is None:
+        raise ValueError("no legal moves: the game is over")
+    if seat < 0:
+        raise ValueError(f"the searcher chooses a seat's move; {chance_hint}")
+    return np.array([kernel.encode_move(move) for move in kernel.legal_moves(state)], dtype=np.int64)
+
+
+class CompiledAlphaBeta(Searcher[MoveT], Generic[KernelT, MoveT]):
+    """A kernel's compiled alpha-beta: iterative deepening to a work or time budget, as ``alphabeta``.
+
+    The search of the ``alphabeta`` agent (``shogames.agents.alphabeta``: values for the seat to move,
+    the returns at the end with a win worth ``1e-4`` less per ply, the evaluation at the horizon, the
+    previous iteration's best move kept when the budget runs out, an early stop on a forced result),
+    compiled. This class orders the root moves (by ``seed``), sets the default budget and builds the
+    :class:`~shogames.core.kernel.SearchResult`; a game's subclass gives :meth:`run`.
+
+    Args:
+        kernel: the game's kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration.
+    """
+
+    chance_hint: str = "play the chance move first"
+    """What the error says to do when chance, not a seat, is to move at the root."""
+
+    def __init__(self, kernel: KernelT, *, seed: int | None = None, depth: int = 64) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.kernel = kernel
+        self.depth = depth
+        self.rng = np.random.default_rng(seed) if seed is not None else None
+
+    def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
+        """The legal move codes at ``state`` (a copy the search may reorder)."""
+        return root_codes(self.kernel, state, self.chance_hint)
+
+    @abstractmethod
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float],
+        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+    ) -> tuple[int, float]:
+        """Run the compiled search over the root moves ``codes``; returns (the best's index, its value).
+
+        Args:
+            state: the root (a seat to move, not over).
+            codes: the root moves' codes, in the order that breaks ties.
+            budget: (nodes, seconds); 0 for no limit.
+            out: filled with each root move's score (in the deepest completed iteration) and with
+                (nodes, depth completed).
+        """
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[MoveT]:
+        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
+
+        Raises:
+            ValueError: the game is over, or chance (not a seat) is to move.
+        """
+        codes = self.root_codes(state)
+        if self.rng is not None:
+            self.rng.shuffle(codes)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ALPHABETA_NODES
+        scores = np.zeros(codes.shape[0], dtype=np.float64)
+        stats = np.zeros(2, dtype=np.int64)
+        started = time.perf_counter()
+        index, value = self.run(state, codes, (work, float(seconds)), (scores, stats))
+        elapsed = time.perf_counter() - started
+        moves: list[MoveT] = [self.kernel.decode_move(int(code)) for code in codes]
+        return SearchResult(
+            move=moves[index],
+            value=value,
+            nodes=int(stats[0]),
+            seconds=elapsed,
+            depth=int(stats[1]),
+            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
+        )
 
 
 class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
@@ -88,13 +178,8 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
         Raises:
             ValueError: the game is over, or chance (not a seat) is to move.
         """
-        seat = state.to_move
-        if seat is None:
-            raise ValueError("no legal moves: the game is over")
-        if seat < 0:
-            raise ValueError(f"the searcher chooses a seat's move; {self.chance_hint}")
-        moves: list[MoveT] = self.kernel.legal_moves(state)
-        return moves, np.array([self.kernel.encode_move(move) for move in moves], dtype=np.int64)
+        codes = root_codes(self.kernel, state, self.chance_hint)
+        return [self.kernel.decode_move(int(code)) for code in codes], codes
 
     def winning_move(self, state: State[Any], moves: list[MoveT], codes: NDArray[np.int64]) -> int:
         """The index of the first move that wins at once for the seat to move, or -1."""

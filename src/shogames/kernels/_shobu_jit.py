@@ -29,7 +29,22 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import below, clock, deadline_after, game_stream, mix64, splitmix
+from shogames.kernels._common_jit import (
+    C_ABORT,
+    C_MAY_STOP,
+    C_NODE_LIMIT,
+    C_NODES,
+    INF,
+    WIN_DISCOUNT,
+    below,
+    better_after_abort,
+    deadline_after,
+    game_stream,
+    mix64,
+    out_of_budget,
+    pick_next,
+    splitmix,
+)
 
 U64 = np.uint64
 ZERO = np.uint64(0)
@@ -39,8 +54,6 @@ BOARD0 = np.uint64(0xFFFF)
 PASS_CODE = 0
 MAX_MOVES = 1024  # 2 homeboards x 4 stones x 8 directions x 2 distances x 8 aggressive stones
 NO_WINNER = -1
-WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
-INF = 1e9
 
 
 @intrinsic
@@ -477,11 +490,10 @@ def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns,
 
 # --- Alpha-beta ---------------------------------------------------------------------------------------
 
-# ctx (int64): the search's counters and limits.
-C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP, C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(8)
+# ctx (int64): the search's counters and limits (the first four are _common_jit's).
+C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # Transposition table entry info (int64): move (17 bits) | depth << 17 | bound << 25 | generation << 27.
 EXACT, LOWER, UPPER = 0, 1, 2
-CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
 MAX_PLY = 128
 
 
@@ -489,17 +501,6 @@ MAX_PLY = 128
 def position_hash(black, white, seat):
     """A 64-bit hash of a position (a SplitMix64 finaliser over both colours and the side to move)."""
     return mix64(black ^ (white * U64(0x9E3779B97F4A7C15)) ^ U64(seat + 1) * U64(0xC2B2AE3D27D4EB4F))
-
-
-@njit(cache=True)
-def out_of_budget(ctx, deadline):
-    """Count one node; say (and remember) whether the node or time budget is spent."""
-    ctx[C_NODES] += 1
-    if ctx[C_MAY_STOP]:
-        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
-        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
-            ctx[C_ABORT] = 1
-    return ctx[C_ABORT] != 0
 
 
 @njit(cache=True)
@@ -569,15 +570,7 @@ def negamax(
     best_value = -INF
     best_move = moves[level, 0]
     for i in range(n):
-        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
-        pick = i
-        for j in range(i + 1, n):
-            if scores[level, j] > scores[level, pick]:
-                pick = j
-        move = moves[level, pick]
-        moves[level, pick] = moves[level, i]
-        moves[level, i] = move
-        scores[level, pick] = scores[level, i]
+        move = pick_next(moves[level], scores[level], i, n)
         b, w, s, t, x = play_state(black, white, seat, turns, winner, move, rules)
         value = -negamax(
             b, w, s, t, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, tt_keys, tt_info,
@@ -660,14 +653,9 @@ def alphabeta(
                 alpha = value
                 iteration_best = index
         if ctx[C_ABORT]:
-            # The previous best move is searched first, so a move that beat it is better still.
-            first = order[0]
-            if done[first]:
-                for r in range(n):
-                    index = order[r]
-                    if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
-                        best_index = index
-                        best_value = iteration[index]
+            index, value, changed = better_after_abort(order, done, iteration, best_index)
+            if changed:
+                best_index, best_value = index, value
             break
         best_index = iteration_best
         best_value = alpha

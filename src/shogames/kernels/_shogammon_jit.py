@@ -682,3 +682,169 @@ def restore_history(states, path, depth, root_history, work):
 def roll_mode(st, cfg):
     """How a roll is drawn before a turn: the backgammon opening roll, or two dice."""
     return common.OPENING_ROLL if cfg[C_BACKGAMMON] and st[TURNS] == 0 else common.TWO_DICE
+
+
+# --- Alpha-beta (expectiminimax over the rolls) --------------------------------------------------------
+
+MAX_LEVEL = 64  # the deepest line searched, in plies (rolls included); deeper is the horizon
+HISTORY_MASK = (1 << 16) - 1  # the history heuristic's table: a move code's hash, 16 bits
+
+
+@njit(cache=True, inline="always")
+def roll_chance(code):
+    """The probability of a roll: 1/36 for a double, 2/36 for two faces, 1/30 for an opening roll."""
+    if code & 7 == OPEN:
+        return 1.0 / 30.0
+    return 1.0 / 36.0 if (code >> 3) & 7 == (code >> 24) & 7 else 2.0 / 36.0
+
+
+@njit(cache=True, inline="always")
+def root_sign(st, cfg, seat):
+    """-1 where the opponent of ``seat`` chooses a move, else +1 (``seat`` chooses, chance, or the end)."""
+    return -1.0 if not ended(st, cfg) and st[NDICE] > 0 and st[SIDE] != seat else 1.0
+
+
+@njit(cache=True, inline="always")
+def history_slot(code):
+    return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
+
+
+@njit(cache=True)
+def expectiminimax(
+    st, depth, alpha, beta, level, seat, root_ply, ctx, deadline, cfg, steps, rays, worth, work, moves,
+    scores, children, history,
+):  # fmt: skip
+    """The value of ``st`` searched ``depth`` decisions deep: expectiminimax with alpha-beta.
+
+    The value is for the side to move there (``seat`` at a roll or at the end): alpha-beta at the
+    decisions, the rolls' mean at the chance nodes. The values of the ``alphabeta`` agent: ``seat``'s
+    return at the end (a win worth ``WIN_DISCOUNT`` less per ply), the evaluation at the horizon, a
+    chance node the probability-weighted mean of its rolls (each searched with a full window; a roll
+    whose dice have no play, so that another roll follows, uses up a decision). ``level`` indexes the
+    per-ply buffers.
+    """
+    if common.out_of_budget(ctx, deadline):
+        return 0.0
+    sign = root_sign(st, cfg, seat)
+    if ended(st, cfg):
+        value = black_return(st) if seat == 0 else -black_return(st)
+        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - root_ply))
+    if depth <= 0 or level >= MAX_LEVEL - 1:
+        value = evaluate(st, cfg, steps, rays, worth)
+        return sign * (value if seat == 0 else -value)
+    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    child = children[level]
+    if st[NDICE] == 0:
+        total = 0.0
+        for i in range(n):
+            child[:] = st
+            play(child, moves[level, i], cfg, steps, rays, work)
+            below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
+            value = expectiminimax(
+                child, below_depth, -common.INF, common.INF, level + 1, seat, root_ply, ctx, deadline, cfg,
+                steps, rays, worth, work, moves, scores, children, history,
+            )  # fmt: skip
+            if ctx[common.C_ABORT]:
+                return 0.0
+            total += roll_chance(moves[level, i]) * (value if root_sign(child, cfg, seat) == 1.0 else -value)
+        return total
+    for i in range(n):
+        scores[level, i] = history[history_slot(moves[level, i])]
+    best = -common.INF
+    for i in range(n):
+        move = common.pick_next(moves[level], scores[level], i, n)
+        child[:] = st
+        play(child, move, cfg, steps, rays, work)
+        if root_sign(child, cfg, seat) == sign:
+            value = expectiminimax(
+                child, depth - 1, alpha, beta, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
+                worth, work, moves, scores, children, history,
+            )  # fmt: skip
+        else:
+            value = -expectiminimax(
+                child, depth - 1, -beta, -alpha, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
+                worth, work, moves, scores, children, history,
+            )  # fmt: skip
+        if ctx[common.C_ABORT]:
+            return 0.0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    history[history_slot(move)] += depth * depth
+                    break
+    return best
+
+
+@njit(cache=True)
+def alphabeta(
+    root, root_moves, max_depth, node_limit, seconds, cfg, steps, rays, worth, work, history, root_scores,
+    stats,
+):  # fmt: skip
+    """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
+
+    ``root_moves``' order breaks ties. Fills ``root_scores`` with each root move's value in the deepest
+    completed iteration (a move cut off has only a bound) and ``stats`` with (nodes, depth completed);
+    returns (the best move's index, its value). The first iteration always completes; later ones stop
+    when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
+    previous iteration's move unless a move searched since beat it. Stops early on a forced result
+    (|value| > 0.99).
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(4, dtype=np.int64)
+    ctx[common.C_NODE_LIMIT] = node_limit
+    deadline = common.deadline_after(seconds)
+    seat = root[SIDE]
+    moves = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    scores = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
+    child = children[MAX_LEVEL]
+    order = np.arange(n)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -common.INF
+    completed = 0
+    level = np.int64(1)  # a variable, not a literal: see numba issue #6713 in docs/kernels.md
+    for depth in range(1, max_depth + 1):
+        ctx[common.C_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -common.INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            child[:] = root
+            play(child, root_moves[index], cfg, steps, rays, work)
+            if root_sign(child, cfg, seat) == 1.0:
+                value = expectiminimax(
+                    child, depth - 1, alpha, common.INF, level, seat, root[PLY], ctx, deadline, cfg, steps,
+                    rays, worth, work, moves, scores, children, history,
+                )  # fmt: skip
+            else:
+                value = -expectiminimax(
+                    child, depth - 1, -common.INF, -alpha, level, seat, root[PLY], ctx, deadline, cfg, steps,
+                    rays, worth, work, moves, scores, children, history,
+                )  # fmt: skip
+            if ctx[common.C_ABORT]:
+                break
+            iteration[index] = value
+            done[index] = True
+            if value > alpha:
+                alpha = value
+                iteration_best = index
+        if ctx[common.C_ABORT]:
+            index, value, changed = common.better_after_abort(order, done, iteration, best_index)
+            if changed:
+                best_index, best_value = index, value
+            break
+        best_index = iteration_best
+        best_value = alpha
+        completed = depth
+        root_scores[:] = iteration
+        order = np.argsort(-iteration, kind="mergesort")  # best first; a stable sort keeps ties' order
+        if abs(alpha) > 0.99:
+            break
+    stats[0] = ctx[common.C_NODES]
+    stats[1] = completed
+    return best_index, best_value

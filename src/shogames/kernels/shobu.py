@@ -15,17 +15,16 @@ argument of the compiled functions, so one compiled kernel serves them all.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
-from shogames.kernels._search import Budget, CompiledMCTS, Outputs
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Outputs
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -34,9 +33,6 @@ Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _HOMEBOARDS = ((2, 3), (0, 1))  # Black owns BD and BL; White owns WD and WL
 _LIGHT = (False, True, False, True)  # WD dark, WL light, BD dark, BL light
-
-DEFAULT_ALPHABETA_NODES = 1_000_000
-"""Alpha-beta's node budget per search when neither nodes nor seconds are given."""
 
 
 def build_rules() -> Rules:
@@ -247,14 +243,13 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return self._moves[:count].copy()
 
 
-class ShobuAlphaBeta(Searcher[ShobuMove]):
-    """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
+class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
+    """Compiled negamax alpha-beta (:class:`~shogames.kernels._search.CompiledAlphaBeta`) for Shobu.
 
-    The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values, win discount, root
-    handling), compiled: the table is always-replace with the full position as its key (no false hits);
-    moves are ordered by the table's move, then the history heuristic (lazily sorted). The table and the
-    history are kept between searches (cleared by :meth:`reset`); entries of an earlier search only
-    order moves, they never cut.
+    A transposition table, always-replace with the full position as its key (no false hits); moves
+    ordered by the table's move, then the history heuristic (lazily sorted). The table and the history
+    are kept between searches (cleared by :meth:`reset`); entries of an earlier search only order
+    moves, they never cut.
 
     Args:
         kernel: the Shobu kernel.
@@ -266,11 +261,7 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
     def __init__(
         self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ):
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        self.kernel = kernel
-        self.depth = depth
-        self.rng = np.random.default_rng(seed) if seed is not None else None
+        super().__init__(kernel, seed=seed, depth=depth)
         size = 1 << table_bits
         self._tt_keys = np.zeros((size, 3), dtype=np.uint64)
         self._tt_info = np.zeros(size, dtype=np.int64)
@@ -285,50 +276,25 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
         self._history[:] = 0
         self._generation = 0
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
-        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes)."""
+    def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
+        """The legal turns' codes, from the compiled generator."""
+        return self.kernel.root_codes(state)
+
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float],
+        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._shobu_jit.alphabeta`)."""
         kernel = self.kernel
-        codes = kernel.root_codes(state)
-        if self.rng is not None:
-            self.rng.shuffle(codes)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_ALPHABETA_NODES
         self._generation = (self._generation + 1) & 0xFFFFFF
-        black, white, seat, turns, winner = kernel._scalars(state)
-        scores = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        started = time.perf_counter()
         index, value = jit.alphabeta(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            codes,
-            self.depth,
-            work,
-            float(seconds),
-            kernel.max_turns,
-            kernel.no_turn_pass,
-            kernel.rules,
-            self._tt_keys,
-            self._tt_info,
-            self._tt_value,
-            self._history,
-            self._generation,
-            scores,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        moves = [kernel.decode_move(int(code)) for code in codes]
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(value),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            depth=int(stats[1]),
-            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
-        )
+            *kernel._scalars(state), codes, self.depth, *budget, kernel.max_turns, kernel.no_turn_pass,
+            kernel.rules, self._tt_keys, self._tt_info, self._tt_value, self._history, self._generation, *out,
+        )  # fmt: skip
+        return int(index), float(value)
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):

@@ -31,7 +31,7 @@ from shogames.games.shogammon import (
     ShogammonState,
 )
 from shogames.kernels import _shogammon_jit as jit
-from shogames.kernels._search import Budget, CompiledMCTS, Outputs
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Outputs
 
 PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
@@ -307,6 +307,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
         return (value, -value)
 
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
+        """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
+        return ShogammonAlphaBeta(self, seed=seed, depth=depth)
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
         """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
         return ShogammonMCTS(self, seed=seed, c=c)
@@ -356,6 +360,43 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)  # game ``index`` only
         batch = self._playouts(index + 1, seed, first, record, index)
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
+    """Compiled expectiminimax for Shogammon (:class:`~shogames.kernels._search.CompiledAlphaBeta`).
+
+    The ``alphabeta`` agent's search of a game with dice (Michie 1966; Ballard 1983): at a roll, the
+    probability-weighted mean of the 21 rolls (or the 30 opening rolls), each searched with a full
+    window; alpha-beta at the moves, the sign flipping only where the side changes (a turn is one or
+    two moves); depth counts moves, not rolls (a roll with no play that brings another roll counts one).
+    Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
+    :meth:`reset`). No transposition table yet.
+    """
+
+    chance_hint = "roll the dice first"
+
+    def __init__(self, kernel: ShogammonKernel, *, seed: int | None = None, depth: int = 64) -> None:
+        super().__init__(kernel, seed=seed, depth=depth)
+        self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
+
+    def reset(self) -> None:
+        """Clear the history heuristic."""
+        self._history[:] = 0
+
+    def run(
+        self,
+        state: State[Any],
+        codes: NDArray[np.int64],
+        budget: tuple[int, float],
+        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._shogammon_jit.alphabeta`)."""
+        kernel = self.kernel
+        index, value = jit.alphabeta(
+            kernel.encode(state), codes, self.depth, *budget, kernel.cfg, kernel.steps, kernel.rays,
+            kernel.worth, kernel._work, self._history, *out,
+        )  # fmt: skip
+        return int(index), float(value)
 
 
 class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
