@@ -309,6 +309,7 @@ def test_shogammon_alphabeta_value_is_expectiminimax(
     while state.to_move == shogames.CHANCE:
         state = state.play_unchecked(state.legal_moves()[4])
     seat = state.to_move
+    assert seat is not None
     searcher = kernel.alphabeta(seed=1, depth=depth)
     assert searcher is not None
     result = searcher.search(state, work=50_000_000)
