@@ -175,9 +175,13 @@ def test_shogammon_kernel_repetitions_in_random_play_perft_and_search() -> None:
         assert state.ply - two.ply == batch.plies[index]
         endings.add(state.termination())
     assert "repetition" in endings
-    # Two turns before the fourth repetition: perft counts the lines that end there.
-    for depth in range(1, 7):
-        assert kernel.perft(two, depth) == perft(two, depth)
+    # On the way to the fourth repetition: perft counts the lines that end there (and checks the rest).
+    state = two
+    for text in SHUFFLE:
+        for depth in range(1, 5):
+            assert kernel.perft(state, depth) == kernel.perft(state, depth, bulk=False) == perft(state, depth)
+        state = state.play_text(text)
+    assert state.termination() == "repetition" and kernel.perft(state, 1) == 0
     # The MCTS carries the history of each line it searches: every search's move is legal, whole games end.
     rolled = two.play_text("6-6")
     result = kernel.mcts(seed=3).search(rolled, work=3000)  # type: ignore[union-attr]
@@ -202,33 +206,33 @@ def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
 
 
 def shogammon_midgame(seed: int, plies: int) -> Any:
-    import random
-
-    from shogames.core.chance import sample_chance
-
-    rng = random.Random(seed)
-    state: Any = shogames.make("shogammon").new_initial_state()
-    while state.ply < plies or state.to_move is None or state.to_move < 0:
-        if state.to_move == shogames.CHANCE:
-            state = state.play_unchecked(sample_chance(state, rng))
-        else:
-            state = state.play_unchecked(rng.choice(state.legal_moves()))
-        assert not state.is_terminal()
+    """A side to move ``plies`` or more plies into a game of the kernel's random playouts."""
+    game = shogames.make("shogammon")
+    state = game.new_initial_state()
+    moves = iter(require_kernel(game).random_game(seed=seed))
+    while state.ply < plies or state.to_move == shogames.CHANCE:
+        state = state.play(next(moves))
+    assert not state.is_terminal()
     return state
 
 
-def test_shogammon_mcts_searches_with_sampled_rolls() -> None:
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_shogammon_searches_keep_their_budget_and_seed(kind: str) -> None:
     state = shogammon_midgame(3, plies=60)
     kernel = require_kernel(state.game)
-    searcher = kernel.mcts(seed=1)
-    assert searcher is not None
-    result = searcher.search(state, work=1500)
-    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
-    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
-    again = kernel.mcts(seed=1)
-    assert again is not None and again.search(state, work=1500).visits == result.visits
+    make = kernel.mcts if kind == "mcts" else kernel.alphabeta
+    searchers = [make(seed=1), make(seed=1)]
+    found, again = (searcher.search(state, work=1500) for searcher in searchers if searcher is not None)
+    assert (found.move, found.value, found.nodes, found.scores, found.visits) == (
+        again.move, again.value, again.nodes, again.scores, again.visits,
+    )  # fmt: skip
+    assert found.move in state.legal_moves() and -1.0 <= found.value <= 1.0
+    if kind == "mcts":  # simulations exactly; alpha-beta stops within its iteration's node check
+        assert found.nodes == 1500 and sum(found.visits.values()) == 1500
+    else:
+        assert 1500 <= found.nodes < 3000 and found.depth >= 1 and found.scores[found.move] == found.value
     with pytest.raises(ValueError, match="roll the dice first"):
-        searcher.search(state.game.new_initial_state(), work=10)
+        searchers[0].search(state.game.new_initial_state(), work=10)  # type: ignore[union-attr]
 
 
 def test_shogammon_mcts_takes_the_king_at_once() -> None:
@@ -323,18 +327,11 @@ def test_shogammon_alphabeta_value_is_expectiminimax(
     assert result.scores[result.move] == result.value
 
 
-def test_shogammon_alphabeta_budget_and_agents() -> None:
+def test_shogammon_alphabeta_takes_the_king_and_plays_through_the_protocol() -> None:
     from shogames.agents import make_agent
     from shogames.match import play_game
 
-    state = shogammon_midgame(5, plies=50)
-    kernel = require_kernel(state.game)
-    searcher = kernel.alphabeta(seed=2)
-    assert searcher is not None
-    result = searcher.search(state, work=20_000)
-    assert 20_000 <= result.nodes < 40_000 and result.depth >= 1 and result.move in state.legal_moves()
-    with pytest.raises(ValueError, match="roll the dice first"):
-        searcher.search(state.game.new_initial_state(), work=10)
+    kernel = require_kernel(shogames.make("shogammon"))
     # A king one move away is taken.
     won = shogames.make("shogammon").state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
     winner = kernel.alphabeta(seed=0)

@@ -378,6 +378,6 @@ def playout_batch(
     return PlayoutBatch(returns, plies, time.perf_counter() - started)
 
 
-def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:
+def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int] | NDArray[np.int64]) -> list[MoveT]:
     """The reference moves of a sequence of kernel move codes."""
     return [kernel.decode_move(int(code)) for code in codes]

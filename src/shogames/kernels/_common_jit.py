@@ -161,6 +161,26 @@ def pick_next(moves, scores, i, n):
     return move
 
 
+@njit(cache=True, inline="always")
+def root_record(iteration, done, index, value, alpha, best):
+    """Record root move ``index``'s value in this iteration; returns the new (alpha, best index)."""
+    iteration[index] = value
+    done[index] = True
+    if value > alpha:
+        return value, index
+    return alpha, best
+
+
+@njit(cache=True)
+def root_order(iteration, root_scores):
+    """After a completed iteration: keep its scores and give the next iteration's order, best first.
+
+    A stable sort keeps the given order among equal values.
+    """
+    root_scores[:] = iteration
+    return np.argsort(-iteration, kind="mergesort")
+
+
 @njit(cache=True)
 def better_after_abort(order, done, iteration, best_index):
     """The best root move after an iteration stopped by the budget.

@@ -31,6 +31,10 @@ KEEP_TREE_BYTES = 128 << 20
 
 Outputs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]
 """What a compiled MCTS fills: each root move's visits, each root move's mean value, (simulations, nodes)."""
+Scores = tuple[NDArray[np.float64], NDArray[np.int64]]
+"""What a compiled alpha-beta fills: each root move's score, (nodes, depth completed)."""
+Limits = tuple[int, float]
+"""An alpha-beta's budget: (nodes, seconds), 0 for no limit."""
 
 
 class Budget(NamedTuple):
@@ -103,11 +107,7 @@ class CompiledAlphaBeta(Searcher[MoveT], Generic[KernelT, MoveT]):
 
     @abstractmethod
     def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float],
-        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+        self, state: State[Any], codes: NDArray[np.int64], budget: Limits, out: Scores
     ) -> tuple[int, float]:
         """Run the compiled search over the root moves ``codes``; returns (the best's index, its value).
 

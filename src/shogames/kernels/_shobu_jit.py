@@ -647,11 +647,7 @@ def alphabeta(
             )  # fmt: skip
             if ctx[C_ABORT]:
                 break
-            iteration[index] = value
-            done[index] = True
-            if value > alpha:
-                alpha = value
-                iteration_best = index
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
         if ctx[C_ABORT]:
             index, value, changed = better_after_abort(order, done, iteration, best_index)
             if changed:
@@ -660,9 +656,7 @@ def alphabeta(
         best_index = iteration_best
         best_value = alpha
         completed = depth
-        root_scores[:] = iteration
-        # Next iteration: best first (a stable sort keeps the given order among equals).
-        order = np.argsort(-iteration, kind="mergesort")
+        order = common.root_order(iteration, root_scores)
         if abs(alpha) > 0.99:
             break
     stats[0] = ctx[C_NODES]

@@ -828,11 +828,7 @@ def alphabeta(
                 )  # fmt: skip
             if ctx[common.C_ABORT]:
                 break
-            iteration[index] = value
-            done[index] = True
-            if value > alpha:
-                alpha = value
-                iteration_best = index
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
         if ctx[common.C_ABORT]:
             index, value, changed = common.better_after_abort(order, done, iteration, best_index)
             if changed:
@@ -841,8 +837,7 @@ def alphabeta(
         best_index = iteration_best
         best_value = alpha
         completed = depth
-        root_scores[:] = iteration
-        order = np.argsort(-iteration, kind="mergesort")  # best first; a stable sort keeps ties' order
+        order = common.root_order(iteration, root_scores)
         if abs(alpha) > 0.99:
             break
     stats[0] = ctx[common.C_NODES]

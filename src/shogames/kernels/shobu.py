@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Outputs
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -196,30 +196,30 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return int(count)
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
-    ) -> PlayoutBatch:
+        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0
+    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
         first = self.encode(start if start is not None else self.shobu.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-        return playout_batch(
+        record = np.zeros((record_rows, self.max_turns + 1 if record_rows else 0), dtype=np.int64)
+        batch = playout_batch(
             games,
             2,
             lambda returns, plies: jit.random_playouts(
                 first, games, stream, self.max_turns, self.no_turn_pass, self.rules, returns, plies, record
             ),
         )
+        return batch, record
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+        return self._playouts(games, seed, start)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShobuMove]:
         """The turns of game ``index`` of :meth:`random_playouts` with this seed and start."""
-        first = start if start is not None else self.shobu.new_initial_state()
-        record = np.zeros((index + 1, self.max_turns + 1), dtype=np.int64)
-        batch = self._playouts(index + 1, seed, first, record)
-        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+        batch, record = self._playouts(index + 1, seed, start, index + 1)
+        return moves_by_code(self, record[index, : int(batch.plies[index])])
 
     # --- Searches ------------------------------------------------------------------------------------
 
@@ -281,11 +281,7 @@ class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
         return self.kernel.root_codes(state)
 
     def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float],
-        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+        self, state: State[Any], codes: NDArray[np.int64], budget: Limits, out: Scores
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.kernels._shobu_jit.alphabeta`)."""
         kernel = self.kernel

@@ -20,7 +20,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
@@ -31,7 +31,7 @@ from shogames.games.shogammon import (
     ShogammonState,
 )
 from shogames.kernels import _shogammon_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Outputs
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
@@ -330,36 +330,33 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         )
 
     def _playouts(
-        self,
-        games: int,
-        seed: int,
-        start: State[Any] | None,
-        record: NDArray[np.int64],
-        record_from: int = 0,
-    ) -> PlayoutBatch:
+        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0, record_from: int = 0
+    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
         first = self.encode(start if start is not None else self.shogammon.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        record = np.zeros(
+            (record_rows, self.shogammon.max_game_length + 1 if record_rows else 0), dtype=np.int64
+        )
         cfg, steps, rays, work = self.cfg, self.steps, self.rays, self._work
-        return playout_batch(
+        batch = playout_batch(
             games,
             2,
             lambda returns, plies: jit.random_playouts(
                 first, games, stream, cfg, steps, rays, returns, plies, record, record_from, work
             ),
         )
+        return batch, record
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+        return self._playouts(games, seed, start)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShogammonMove]:
         """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
-        first = start if start is not None else self.shogammon.new_initial_state()
-        record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)  # game ``index`` only
-        batch = self._playouts(index + 1, seed, first, record, index)
-        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+        batch, record = self._playouts(index + 1, seed, start, 1, index)  # game ``index`` only
+        return moves_by_code(self, record[0, : int(batch.plies[index])])
 
 
 class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
@@ -384,11 +381,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         self._history[:] = 0
 
     def run(
-        self,
-        state: State[Any],
-        codes: NDArray[np.int64],
-        budget: tuple[int, float],
-        out: tuple[NDArray[np.float64], NDArray[np.int64]],
+        self, state: State[Any], codes: NDArray[np.int64], budget: Limits, out: Scores
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.kernels._shogammon_jit.alphabeta`)."""
         kernel = self.kernel
