@@ -6,7 +6,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -41,11 +41,16 @@ SETTINGS: list[dict[str, object]] = [
 
 
 def game_of(settings: dict[str, object]) -> ShogammonGame:
-    given = dict(settings)
-    preset = given.pop("preset", None)
-    game = shogames.make("shogammon", preset if isinstance(preset, str) else None, **given)
-    assert isinstance(game, ShogammonGame)
-    return game
+    """The game of a row of :data:`SETTINGS` (``preset`` names the preset, the rest are settings)."""
+    preset = settings.get("preset")
+    return cast(
+        ShogammonGame,
+        shogames.make(
+            "shogammon",
+            str(preset) if preset else None,
+            **{k: v for k, v in settings.items() if k != "preset"},
+        ),
+    )
 
 
 def entry_game(entry: PerftEntry) -> ShogammonGame:
@@ -235,15 +240,15 @@ def test_shogammon_searches_keep_their_budget_and_seed(kind: str) -> None:
         searchers[0].search(state.game.new_initial_state(), work=10)  # type: ignore[union-attr]
 
 
-def test_shogammon_mcts_takes_the_king_at_once() -> None:
-    game = shogames.make("shogammon")
-    kernel = require_kernel(game)
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_shogammon_searches_take_the_king_at_once(kind: str) -> None:
+    kernel = require_kernel(shogames.make("shogammon"))
     # Black's rook on 5c sees White's king on 5a, and a 5 (the rook's face) is among the dice.
-    state = game.state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
-    searcher = kernel.mcts(seed=0)
-    assert searcher is not None
-    found = searcher.search(state, work=100)
-    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+    won = kernel.game.state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
+    searcher = kernel.mcts(seed=0) if kind == "mcts" else kernel.alphabeta(seed=0)
+    found = searcher.search(won, work=1000) if searcher is not None else None
+    assert found is not None and kernel.play(won, found.move).returns()[0] == 1.0
+    assert found.nodes == 0 if kind == "mcts" else found.value > 0.99  # MCTS plays a win unsearched
 
 
 def test_kernel_mcts_agents_play_shogammon() -> None:
@@ -327,17 +332,10 @@ def test_shogammon_alphabeta_value_is_expectiminimax(
     assert result.scores[result.move] == result.value
 
 
-def test_shogammon_alphabeta_takes_the_king_and_plays_through_the_protocol() -> None:
+def test_kernel_alphabeta_plays_shogammon_through_the_protocol() -> None:
     from shogames.agents import make_agent
     from shogames.match import play_game
 
-    kernel = require_kernel(shogames.make("shogammon"))
-    # A king one move away is taken.
-    won = shogames.make("shogammon").state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
-    winner = kernel.alphabeta(seed=0)
-    assert winner is not None
-    found = winner.search(won, work=10_000)
-    assert kernel.play(won, found.move).returns()[0] == 1.0 and found.value > 0.99
     # kernel-alphabeta plays whole games through the protocol, repetition=fourfold included.
     for game in (
         shogames.make("shogammon", max_turns=20),

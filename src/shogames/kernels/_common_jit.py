@@ -182,6 +182,25 @@ def root_order(iteration, root_scores):
 
 
 @njit(cache=True)
+def end_iteration(
+    aborted, order, done, iteration, root_scores, best_index, best_value, iteration_best, alpha, depth,
+    completed,
+):  # fmt: skip
+    """The root's bookkeeping after an iteration of iterative deepening (completed or ``aborted``).
+
+    Returns (the next order, the best move's index, its value, the depth completed, whether to stop):
+    an aborted iteration keeps the previous best unless a move searched since beat it
+    (:func:`better_after_abort`); a completed one gives its best and stops on a forced result.
+    """
+    if aborted:
+        index, value, changed = better_after_abort(order, done, iteration, best_index)
+        if changed:
+            return order, index, value, completed, True
+        return order, best_index, best_value, completed, True
+    return root_order(iteration, root_scores), iteration_best, alpha, depth, abs(alpha) > 0.99
+
+
+@njit(cache=True)
 def better_after_abort(order, done, iteration, best_index):
     """The best root move after an iteration stopped by the budget.
 

@@ -37,7 +37,6 @@ from shogames.kernels._common_jit import (
     INF,
     WIN_DISCOUNT,
     below,
-    better_after_abort,
     deadline_after,
     game_stream,
     mix64,
@@ -648,16 +647,11 @@ def alphabeta(
             if ctx[C_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
-        if ctx[C_ABORT]:
-            index, value, changed = better_after_abort(order, done, iteration, best_index)
-            if changed:
-                best_index, best_value = index, value
-            break
-        best_index = iteration_best
-        best_value = alpha
-        completed = depth
-        order = common.root_order(iteration, root_scores)
-        if abs(alpha) > 0.99:
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
+            alpha, depth, completed,
+        )  # fmt: skip
+        if stop:
             break
     stats[0] = ctx[C_NODES]
     stats[1] = completed
