@@ -26,7 +26,7 @@ KernelT = TypeVar("KernelT", bound=Kernel[Any, Any])
 Tree = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[Any]]
 """The room for an MCTS tree: (links, values, pool, positions), as ``_common_jit.new_tree`` makes it."""
 
-KEEP_TREE_BYTES = 128 << 20
+KEEP_TREE_BYTES = 256 << 20
 """A tree's room up to this size is kept for the kernel's next search (larger ones are let go)."""
 
 Outputs = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]
@@ -166,6 +166,8 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
     """What the error says to do when chance, not a seat, is to move at the root."""
     width: int = 32
     """Room in the tree's pool per node at the start (about the moves of a position)."""
+    capacity: int = 1 << 14
+    """Room for nodes at the start of a search with no simulation budget (a time budget alone)."""
 
     def __init__(self, kernel: KernelT, *, seed: int | None = None, c: float = 1.0) -> None:
         self.kernel = kernel
@@ -199,7 +201,7 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
         search builds its tree afresh), because writing to new memory costs a page fault per page.
         """
         seats = self.kernel.game.num_players
-        capacity = simulations + 2 if simulations > 0 else 1 << 14
+        capacity = simulations + 2 if simulations > 0 else self.capacity
         held = _TREES.pop(self.kernel, None)
         if held is not None and held[0].shape[0] >= capacity and held[3].shape[1] == position.shape[0]:
             return held

@@ -301,6 +301,7 @@ class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
     """
 
     width = 64
+    capacity = 1 << 16
 
     def root_moves(self, state: State[Any]) -> tuple[list[ShobuMove], NDArray[np.int64]]:
         """The legal turns and their codes, from the compiled generator.
