@@ -1,6 +1,6 @@
 # mypy: ignore-errors
 # (numba compiles this module: its scalars are numpy's int64/float64, which mypy's int does not model.)
-"""Compiled pieces every kernel shares: random numbers, the clock, growing arrays and the UCT tree.
+"""Compiled pieces every kernel shares: random numbers, the clock, the UCT tree, alpha-beta's budget.
 
 The game modules (``_shobu_jit``, ``_sho_jit``, ``_shogammon_jit``) call these from their own compiled
 loops; numba compiles each call into the caller (small functions are marked ``inline="always"``), so
@@ -9,6 +9,11 @@ function that takes another compiled function as an argument cannot be loaded ba
 
 **Random numbers**: SplitMix64 (Steele, Lea & Flood, OOPSLA 2014), one stream per game of a batch
 (:func:`game_stream`), bounded numbers by Lemire's multiply-shift (:func:`below`).
+
+**Alpha-beta** (iterative deepening, as the ``alphabeta`` agent): the node and time budget
+(:func:`out_of_budget` over a ``ctx`` array whose first entries are ``C_NODES`` .. ``C_MAY_STOP``),
+lazy move ordering (:func:`pick_next`) and the root's bookkeeping between iterations
+(:func:`root_record`, :func:`end_iteration`).
 
 **The UCT tree** (used by every kernel's MCTS). Four arrays, grown by :func:`add_node` as needed and
 kept by :class:`shogames.kernels._search.CompiledMCTS` for the next search (fresh memory costs a page

@@ -1,10 +1,12 @@
-"""What every kernel's compiled MCTS does in Python around its compiled loop.
+"""What every kernel's compiled searches do in Python around their compiled loops.
 
 :class:`CompiledMCTS` checks the position, plays a move that wins at once without searching (decisive
-moves), sets the default budget, makes the result buffers, calls the game's compiled loop
-(:meth:`CompiledMCTS.run`) and builds the :class:`~shogames.core.kernel.SearchResult`. A game's MCTS
-subclasses it and gives only :meth:`~CompiledMCTS.run` (and, where it has a faster way, how it finds
-the root moves and a winning move).
+moves), sets the default budget, makes the result buffers, lends the compiled loop the memory of the
+kernel's last tree, calls it (:meth:`CompiledMCTS.run`) and builds the
+:class:`~shogames.core.kernel.SearchResult`. :class:`CompiledAlphaBeta` does the same for an
+alpha-beta (the root moves ordered by the seed, its default budget, the scores and depth). A game's
+searcher subclasses one and gives only ``run`` (and, where it has a faster way, how it finds the root
+moves and a winning move).
 """
 
 from __future__ import annotations
