@@ -66,6 +66,8 @@ SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
 """Each kind's sliding directions for Black."""
 
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
+KNOWN_POSITIONS = 100_000
+"""repetition=fourfold: the positions whose hashes a kernel remembers before it starts afresh."""
 Standing = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 """What a repetition compares (the reference's history entries): lower and upper boards, hands, side."""
 
@@ -185,6 +187,9 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         st[jit.WINNER] = -1 if s._winner is None else s._winner
         st[jit.END] = s._end == "repetition"
         if self.shogammon.fourfold:
+            if len(self._hashes) > KNOWN_POSITIONS:
+                self._hashes.clear()  # what decode needs next is hashed again just below
+                self._standings.clear()
             history = s._history
             if len(history) > self.cfg[jit.C_HISTORY_ROOM]:
                 raise ValueError(
