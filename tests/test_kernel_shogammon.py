@@ -347,3 +347,42 @@ def test_kernel_alphabeta_plays_shogammon_through_the_protocol() -> None:
         ]
         final, _ = play_game(game, agents, seed=6)
         assert final.is_terminal()
+
+
+@pytest.mark.parametrize("plies", [2, 5])
+def test_shogammon_alphabeta_sees_a_fourfold_repetition(plies: int) -> None:
+    # Black, a gold up, steps its king off and back for the third time. After 2 plies of it Black chooses
+    # (a repetition is 3 plies and a 6-6 roll away); after 5 White does, and stepping back draws at once
+    # (0 instead of Black's advantage). The value must be the reference's, repetitions included.
+    game = shogames.make("shogammon", repetition="fourfold")
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b G 1 - 0")
+    for text in SHUFFLE * 2 + SHUFFLE[:plies]:
+        state = state.play_text(text)
+    seat = state.to_move
+    assert seat is not None
+    values = []
+    for rules in (game, shogames.make("shogammon")):
+        position = rules.state_from_text(state.to_text()) if rules is not game else state
+        searcher = require_kernel(rules).alphabeta(seed=0, depth=3)
+        assert searcher is not None
+        result = searcher.search(position, work=50_000_000)
+        expected = max(
+            plain_expectiminimax(child, 2, seat, position.ply)
+            * (1 if child.to_move in (None, seat, shogames.CHANCE) else -1)
+            for child in map(position.play_unchecked, position.legal_moves())
+        )
+        assert result.depth == 3 and result.value == pytest.approx(expected, abs=1e-12)
+        values.append(result.value)
+    if plies == 5:  # White draws by the repetition; without the rule it stays a gold down
+        assert values[0] == 0.0 and values[1] < -0.3
+
+
+def test_shogammon_mcts_puts_each_lines_history_back() -> None:
+    # One history stack serves the whole tree: before playing on from a node, the MCTS writes back the
+    # hashes its line added after the root (each node keeps its history's length and last hash).
+    states = np.zeros((4, jit.SIZE), dtype=np.int64)
+    states[:, jit.HISTORY] = (2, 2, 3, 4)  # the root's history holds 2; a turn starts at nodes 2 and 3
+    states[:, jit.LAST_HASH] = (7, 7, 111, 222)
+    work = np.full(jit.WORK_SIZE + 8, -5, dtype=np.int64)
+    jit.restore_history(states, np.array([0, 1, 2, 3]), 3, 2, work)
+    assert work[jit.W_HISTORY : jit.W_HISTORY + 5].tolist() == [-5, -5, 111, 222, -5]
