@@ -45,7 +45,14 @@ def midgame_positions(game: Game[Any], count: int, seed: int) -> list[State[Any]
 
 @pytest.mark.parametrize("depth", [1, 2])
 @pytest.mark.parametrize(
-    "game", [shogames.make("shobu"), shogames.make("sho", players=3)], ids=lambda g: g.id
+    "game",
+    [
+        shogames.make("shobu"),
+        shogames.make("sho", players=3),
+        shogames.make("shogammon"),
+        shogames.make("shoo"),
+    ],
+    ids=lambda g: g.id,
 )
 def test_value_of_is_the_reference_exact_root_value(game: Game[Any], depth: int) -> None:
     searcher = kernel_analyser(game, depth)

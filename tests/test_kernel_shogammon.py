@@ -6,13 +6,13 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 import shogames
-from shogames.core.kernel import kernels_enabled, require_kernel, unavailable_reason
+from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import ShogammonGame
@@ -36,15 +36,21 @@ SETTINGS: list[dict[str, object]] = [
     {"die_map": "custom", "custom_map": "1:PK,2:LN,3:S,4:G,5:B,6:R"},
     {"strict_dice": "on", "point_capture": "simultaneous", "drop_stack": "on", "max_turns": 60},
     {"max_turns": 24},
+    {"repetition": "fourfold"},
 ]
 
 
 def game_of(settings: dict[str, object]) -> ShogammonGame:
-    given = dict(settings)
-    preset = given.pop("preset", None)
-    game = shogames.make("shogammon", preset if isinstance(preset, str) else None, **given)
-    assert isinstance(game, ShogammonGame)
-    return game
+    """The game of a row of :data:`SETTINGS` (``preset`` names the preset, the rest are settings)."""
+    preset = settings.get("preset")
+    return cast(
+        ShogammonGame,
+        shogames.make(
+            "shogammon",
+            str(preset) if preset else None,
+            **{k: v for k, v in settings.items() if k != "preset"},
+        ),
+    )
 
 
 def entry_game(entry: PerftEntry) -> ShogammonGame:
@@ -84,10 +90,7 @@ def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object])
 def test_shogammon_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
     game = entry_game(entry)
     kernel = game.kernel
-    if "repetition=fourfold" in entry.settings:
-        assert kernel is None and "does not cover" in unavailable_reason(game)
-        return
-    assert kernel is not None
+    assert kernel is not None  # every setting is covered, repetition=fourfold included
     state = game.state_from_text(entry.position)
     for depth, count in entry.counts:
         assert kernel.perft(state, depth) == count
@@ -125,10 +128,69 @@ def test_shogammon_playouts_end_with_a_king_taken_or_the_cap() -> None:
     assert kernel.random_playouts(5, seed=2).plies.tolist() == batch.plies[:5].tolist()
 
 
-def test_shogammon_repetition_is_not_covered() -> None:
+KINGS_ONLY = "8k/9/9/9/9/9/9/9/K8 b - 1 - 0"
+SHUFFLE = ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a")  # both kings step off and back
+
+
+def test_shogammon_kernel_judges_a_fourfold_repetition() -> None:
+    # Ruling 27 with repetition=fourfold: the fourth time a position stands at the start of a turn, the
+    # game is drawn. The kings step off and back three times; the kernel plays every move of the way.
     game = shogames.make("shogammon", repetition="fourfold")
-    assert game.kernel is None
-    assert "does not cover" in unavailable_reason(game)
+    kernel = require_kernel(game)
+    state = game.state_from_text(KINGS_ONLY)
+    for _ in range(3):
+        for text in SHUFFLE:
+            reference = state.play_text(text)
+            played = kernel.play(state, state.parse_move(text))
+            assert played.key() == reference.key() and played.to_text() == reference.to_text()
+            assert played.is_terminal() == reference.is_terminal()
+            assert kernel.outcome(state) is None and kernel.legal_moves(state) == list(state.legal_moves())
+            state = reference
+    assert state.termination() == "repetition" and kernel.outcome(state) == (0.0, 0.0)
+    assert kernel.legal_moves(state) == [] and kernel.evaluate(state) == (0.0, 0.0)
+    assert kernel.decode(kernel.encode(state)).to_text() == state.to_text()
+    # Without the rule the same line goes on.
+    plain = shogames.make("shogammon")
+    assert (
+        require_kernel(plain).outcome(plain.state_from_text(state.to_text().replace(" end=repetition", "")))
+        is None
+    )
+    # Read from text, a position ended by a repetition stays ended.
+    again = game.state_from_text(state.to_text())
+    assert kernel.outcome(again) == (0.0, 0.0) and kernel.decode(kernel.encode(again)).is_terminal()
+
+
+def test_shogammon_kernel_repetitions_in_random_play_perft_and_search() -> None:
+    game = shogames.make("shogammon", repetition="fourfold", max_turns=120)
+    kernel = require_kernel(game)
+    start = game.state_from_text(KINGS_ONLY)
+    two = start
+    for _ in range(2):
+        for text in SHUFFLE:
+            two = two.play_text(text)
+    # Kings alone repeat positions often: every move, position and result checked, perft through them.
+    check_kernel(game, games=3, seed=11, starts=[start, two], perft_depth=3, perft_every=7)
+    batch = kernel.random_playouts(6, seed=2, start=two)
+    endings = set()
+    for index in range(6):
+        state = two
+        for move in kernel.random_game(seed=2, start=two, index=index):
+            state = state.play(move)
+        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+        assert state.ply - two.ply == batch.plies[index]
+        endings.add(state.termination())
+    assert "repetition" in endings
+    # On the way to the fourth repetition: perft counts the lines that end there (and checks the rest).
+    state = two
+    for text in SHUFFLE:
+        for depth in range(1, 5):
+            assert kernel.perft(state, depth) == kernel.perft(state, depth, bulk=False) == perft(state, depth)
+        state = state.play_text(text)
+    assert state.termination() == "repetition" and kernel.perft(state, 1) == 0
+    # The MCTS carries the history of each line it searches: every search's move is legal, whole games end.
+    rolled = two.play_text("6-6")
+    result = kernel.mcts(seed=3).search(rolled, work=3000)  # type: ignore[union-attr]
+    assert result.nodes == 3000 and result.move in rolled.legal_moves()
 
 
 def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
@@ -149,45 +211,44 @@ def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
 
 
 def shogammon_midgame(seed: int, plies: int) -> Any:
-    import random
-
-    from shogames.core.chance import sample_chance
-
-    rng = random.Random(seed)
-    state: Any = shogames.make("shogammon").new_initial_state()
-    while state.ply < plies or state.to_move is None or state.to_move < 0:
-        if state.to_move == shogames.CHANCE:
-            state = state.play_unchecked(sample_chance(state, rng))
-        else:
-            state = state.play_unchecked(rng.choice(state.legal_moves()))
-        assert not state.is_terminal()
+    """A side to move ``plies`` or more plies into a game of the kernel's random playouts."""
+    game = shogames.make("shogammon")
+    state = game.new_initial_state()
+    moves = iter(require_kernel(game).random_game(seed=seed))
+    while state.ply < plies or state.to_move == shogames.CHANCE:
+        state = state.play(next(moves))
+    assert not state.is_terminal()
     return state
 
 
-def test_shogammon_mcts_searches_with_sampled_rolls() -> None:
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_shogammon_searches_keep_their_budget_and_seed(kind: str) -> None:
     state = shogammon_midgame(3, plies=60)
     kernel = require_kernel(state.game)
-    searcher = kernel.mcts(seed=1)
-    assert searcher is not None
-    result = searcher.search(state, work=1500)
-    assert result.nodes == 1500 and sum(result.visits.values()) == 1500
-    assert result.move in state.legal_moves() and -1.0 <= result.value <= 1.0
-    again = kernel.mcts(seed=1)
-    assert again is not None and again.search(state, work=1500).visits == result.visits
+    make = kernel.mcts if kind == "mcts" else kernel.alphabeta
+    searchers = [make(seed=1), make(seed=1)]
+    found, again = (searcher.search(state, work=1500) for searcher in searchers if searcher is not None)
+    assert (found.move, found.value, found.nodes, found.scores, found.visits) == (
+        again.move, again.value, again.nodes, again.scores, again.visits,
+    )  # fmt: skip
+    assert found.move in state.legal_moves() and -1.0 <= found.value <= 1.0
+    if kind == "mcts":  # simulations exactly; alpha-beta stops within its iteration's node check
+        assert found.nodes == 1500 and sum(found.visits.values()) == 1500
+    else:
+        assert 1500 <= found.nodes < 3000 and found.depth >= 1 and found.scores[found.move] == found.value
     with pytest.raises(ValueError, match="roll the dice first"):
-        searcher.search(state.game.new_initial_state(), work=10)
-    assert kernel.alphabeta() is None
+        searchers[0].search(state.game.new_initial_state(), work=10)  # type: ignore[union-attr]
 
 
-def test_shogammon_mcts_takes_the_king_at_once() -> None:
-    game = shogames.make("shogammon")
-    kernel = require_kernel(game)
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_shogammon_searches_take_the_king_at_once(kind: str) -> None:
+    kernel = require_kernel(shogames.make("shogammon"))
     # Black's rook on 5c sees White's king on 5a, and a 5 (the rook's face) is among the dice.
-    state = game.state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
-    searcher = kernel.mcts(seed=0)
-    assert searcher is not None
-    found = searcher.search(state, work=100)
-    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+    won = kernel.game.state_from_text("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 5-6 1")
+    searcher = kernel.mcts(seed=0) if kind == "mcts" else kernel.alphabeta(seed=0)
+    found = searcher.search(won, work=1000) if searcher is not None else None
+    assert found is not None and kernel.play(won, found.move).returns()[0] == 1.0
+    assert found.nodes == 0 if kind == "mcts" else found.value > 0.99  # MCTS plays a win unsearched
 
 
 def test_kernel_mcts_agents_play_shogammon() -> None:
@@ -211,3 +272,117 @@ def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
         for move in moves:
             state = state.play(move)
         assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+
+
+def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> float:
+    """The alphabeta agent's values without pruning: ``state``'s value for its mover (``seat`` at a roll)."""
+
+    def sign(node: Any) -> int:
+        mover = node.to_move
+        return -1 if mover is not None and mover >= 0 and mover != seat else 1
+
+    def value_as(side: int, child: Any, below: int) -> float:
+        value = plain_expectiminimax(child, below, seat, root_ply)
+        return value if sign(child) == side else -value
+
+    if state.is_terminal():
+        return float(state.returns()[seat] * (1.0 - 1e-4 * (state.ply - root_ply)))
+    if depth <= 0:
+        return float(sign(state) * state.evaluate()[seat])
+    if state.to_move == shogames.CHANCE:
+        total = 0.0
+        for roll, probability in state.chance_outcomes():
+            child = state.play_unchecked(roll)
+            total += float(probability) * value_as(
+                1, child, depth - 1 if child.to_move == shogames.CHANCE else depth
+            )
+        return total
+    return max(value_as(sign(state), state.play_unchecked(move), depth - 1) for move in state.legal_moves())
+
+
+@pytest.mark.parametrize(
+    ("position", "depth", "settings"),
+    [
+        ("4k4/9/4R4/9/9/9/9/9/4K4 b - 1 2-3 1", 3, {}),  # two moves, a roll, White's first move
+        ("3gk4/4p4/9/9/2B6/9/9/4P4/4K4 w P 4 6 8", 3, {}),  # one die left: a move, a roll, two moves
+        ("8k/9/9/9/9/9/9/9/K8 b - 1 - 0", 4, {"opening_roll": "backgammon"}),  # the 30 opening rolls
+        (points_start(shogames.make("shogammon")).to_text(), 2, {}),
+    ],
+)
+def test_shogammon_alphabeta_value_is_expectiminimax(
+    position: str, depth: int, settings: dict[str, object]
+) -> None:
+    game = game_of(settings)
+    kernel = require_kernel(game)
+    state = game.state_from_text(position)
+    while state.to_move == shogames.CHANCE:
+        state = state.play_unchecked(state.legal_moves()[4])
+    seat = state.to_move
+    assert seat is not None
+    searcher = kernel.alphabeta(seed=1, depth=depth)
+    assert searcher is not None
+    result = searcher.search(state, work=50_000_000)
+    assert result.depth == depth and result.move in state.legal_moves()
+    expected = max(
+        plain_expectiminimax(state.play_unchecked(move), depth - 1, seat, state.ply)
+        * (1 if state.play_unchecked(move).to_move in (None, shogames.CHANCE, seat) else -1)
+        for move in state.legal_moves()
+    )
+    assert result.value == pytest.approx(expected, abs=1e-12)
+    assert result.scores[result.move] == result.value
+
+
+def test_kernel_alphabeta_plays_shogammon_through_the_protocol() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    # kernel-alphabeta plays whole games through the protocol, repetition=fourfold included.
+    for game in (
+        shogames.make("shogammon", max_turns=20),
+        shogames.make("shogammon", max_turns=20, repetition="fourfold"),
+    ):
+        agents = [
+            make_agent("kernel-alphabeta:nodes=3000", seed=0),
+            make_agent("kernel-mcts:iterations=200", seed=1),
+        ]
+        final, _ = play_game(game, agents, seed=6)
+        assert final.is_terminal()
+
+
+@pytest.mark.parametrize("plies", [2, 5])
+def test_shogammon_alphabeta_sees_a_fourfold_repetition(plies: int) -> None:
+    # Black, a gold up, steps its king off and back for the third time. After 2 plies of it Black chooses
+    # (a repetition is 3 plies and a 6-6 roll away); after 5 White does, and stepping back draws at once
+    # (0 instead of Black's advantage). The value must be the reference's, repetitions included.
+    game = shogames.make("shogammon", repetition="fourfold")
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b G 1 - 0")
+    for text in SHUFFLE * 2 + SHUFFLE[:plies]:
+        state = state.play_text(text)
+    seat = state.to_move
+    assert seat is not None
+    values = []
+    for rules in (game, shogames.make("shogammon")):
+        position = rules.state_from_text(state.to_text()) if rules is not game else state
+        searcher = require_kernel(rules).alphabeta(seed=0, depth=3)
+        assert searcher is not None
+        result = searcher.search(position, work=50_000_000)
+        expected = max(
+            plain_expectiminimax(child, 2, seat, position.ply)
+            * (1 if child.to_move in (None, seat, shogames.CHANCE) else -1)
+            for child in map(position.play_unchecked, position.legal_moves())
+        )
+        assert result.depth == 3 and result.value == pytest.approx(expected, abs=1e-12)
+        values.append(result.value)
+    if plies == 5:  # White draws by the repetition; without the rule it stays a gold down
+        assert values[0] == 0.0 and values[1] < -0.3
+
+
+def test_shogammon_mcts_puts_each_lines_history_back() -> None:
+    # One history stack serves the whole tree: before playing on from a node, the MCTS writes back the
+    # hashes its line added after the root (each node keeps its history's length and last hash).
+    states = np.zeros((4, jit.SIZE), dtype=np.int64)
+    states[:, jit.HISTORY] = (2, 2, 3, 4)  # the root's history holds 2; a turn starts at nodes 2 and 3
+    states[:, jit.LAST_HASH] = (7, 7, 111, 222)
+    work = np.full(jit.WORK_SIZE + 8, -5, dtype=np.int64)
+    jit.restore_history(states, np.array([0, 1, 2, 3]), 3, 2, work)
+    assert work[jit.W_HISTORY : jit.W_HISTORY + 5].tolist() == [-5, -5, 111, 222, -5]

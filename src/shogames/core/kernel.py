@@ -36,7 +36,7 @@ import os
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -369,25 +369,28 @@ def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> li
     ]
 
 
-def single_root_move(
-    kernel: Kernel[Any, MoveT], state: State[MoveT], move: MoveT, depth: int
-) -> NDArray[Any]:
-    """The root for :meth:`Searcher.value_of`: ``move``'s code alone, checked, as a one-element array.
+def playout_batch(
+    games: int, seats: int, run: Callable[[NDArray[np.float64], NDArray[np.int64]], object]
+) -> PlayoutBatch:
+    """Time a kernel's compiled playout loop: ``run(returns, plies)`` fills a batch of ``games``.
+
+    The arrays are made here (``returns``: games x ``seats`` float64, ``plies``: int64 per game); only
+    the call of ``run`` is timed.
 
     Raises:
-        ValueError: ``depth`` < 1, the game is over, a chance outcome is to come, or ``move`` is not legal.
+        ValueError: fewer than one game.
     """
     import numpy as np
 
-    if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
-    if state.to_move is None or state.to_move == CHANCE:
-        raise ValueError("value_of needs a position where a seat is to move")
-    if move not in kernel.legal_moves(state):
-        raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
-    return np.array([kernel.encode_move(move)], dtype=np.int64)
+    if games < 1:
+        raise ValueError(f"random_playouts needs 1 game or more, got {games}")
+    returns = np.zeros((games, seats), dtype=np.float64)
+    plies = np.zeros(games, dtype=np.int64)
+    started = time.perf_counter()
+    run(returns, plies)
+    return PlayoutBatch(returns, plies, time.perf_counter() - started)
 
 
-def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int]) -> list[MoveT]:
+def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int] | NDArray[np.int64]) -> list[MoveT]:
     """The reference moves of a sequence of kernel move codes."""
     return [kernel.decode_move(int(code)) for code in codes]

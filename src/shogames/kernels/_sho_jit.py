@@ -26,11 +26,12 @@ Move code (int64): ``kind | source << 3 | coins << 11 | low << 16 | high << 19 |
 from __future__ import annotations
 
 import math
-import time
 
-import numba
 import numpy as np
 from numba import njit
+
+from shogames.kernels import _common_jit as common
+from shogames.kernels._common_jit import below, splitmix
 
 # Settings (cfg indices).
 (
@@ -872,19 +873,17 @@ def perft(st, depth, bulk, cfg, moves, work, children):
 
 # --- Alpha-beta: expectimax over the throws, paranoid for three or four players --------------------
 
-AB_NODES, AB_LIMIT, AB_ABORT, AB_MAY_STOP, AB_ROOT_SEAT, AB_ROOT_PLY = range(6)
-AB_CHECK_EVERY = 255  # the clock is read when the node count has these bits clear
-WIN_DISCOUNT = 1e-4  # a win one ply later is worth this much less (the alphabeta agent's)
+# ctx: the common alpha-beta counters (common.C_NODES ...), then the searching seat and the root's ply.
+AB_NODES, AB_LIMIT, AB_ABORT, AB_MAY_STOP = (
+    common.C_NODES,
+    common.C_NODE_LIMIT,
+    common.C_ABORT,
+    common.C_MAY_STOP,
+)
+AB_ROOT_SEAT, AB_ROOT_PLY = 4, 5
+WIN_DISCOUNT = common.WIN_DISCOUNT
 HISTORY_BITS = 16
 INF = math.inf
-
-
-@njit(cache=True)
-def search_clock():
-    """Seconds from a monotonic clock, callable from compiled code (the alpha-beta's deadline)."""
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
 
 
 @njit(cache=True)
@@ -907,19 +906,6 @@ def history_slot(move):
 
 
 @njit(cache=True)
-def ab_spent(ctx, deadline):
-    """Count one node; say (and remember) whether the node or time budget is spent."""
-    ctx[AB_NODES] += 1
-    if ctx[AB_MAY_STOP]:
-        over_nodes = ctx[AB_LIMIT] > 0 and ctx[AB_NODES] >= ctx[AB_LIMIT]
-        if over_nodes or (
-            deadline > 0.0 and (ctx[AB_NODES] & AB_CHECK_EVERY) == 0 and search_clock() >= deadline
-        ):
-            ctx[AB_ABORT] = 1
-    return ctx[AB_ABORT] != 0
-
-
-@njit(cache=True)
 def is_chance(st, cfg):
     """Whether the dice (or the draw of the first seat) are to be thrown: a chance node."""
     return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
@@ -939,7 +925,7 @@ def ab_value(
     value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
     ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
     """
-    if ab_spent(ctx, deadline):
+    if common.out_of_budget(ctx, deadline):
         return 0.0
     root = ctx[AB_ROOT_SEAT]
     if ended(st, cfg):
@@ -1036,7 +1022,7 @@ def alphabeta(
     ctx[AB_LIMIT] = node_limit
     ctx[AB_ROOT_SEAT] = root[S_SEAT]
     ctx[AB_ROOT_PLY] = root[S_PLY]
-    deadline = search_clock() + seconds if seconds > 0.0 else 0.0
+    deadline = common.clock() + seconds if seconds > 0.0 else 0.0
     levels = 2 * max_depth + 4  # each decision, and each throw that follows a throw, takes a level
     size = root.shape[0]
     children = np.empty((levels, size), dtype=np.int64)
@@ -1099,22 +1085,6 @@ def alphabeta(
     return best_index, best_value
 
 
-@njit(cache=True, inline="always")
-def splitmix(state):
-    """One step of SplitMix64: (next state, 64 random bits)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def below(bits, bound):
-    """A number in ``0 .. bound - 1`` from 64 random bits."""
-    return np.int64(((bits >> np.uint64(32)) * np.uint64(bound)) >> np.uint64(32))
-
-
 @njit(cache=True)
 def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_from, work):
     """Play ``games`` random games from ``start``: exact dice, uniformly random moves.
@@ -1162,207 +1132,44 @@ def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_
 
 
 @njit(cache=True)
-def grow_rows(array, rows):
-    """A copy of a 2-D int64 or float64 array with room for ``rows`` rows (new rows zero)."""
-    bigger = np.zeros((rows, array.shape[1]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def grow(array, size):
-    """A copy of a 1-D array with room for ``size`` entries (new entries zero)."""
-    bigger = np.zeros(size, dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def chance_index(st, cfg, bits):
-    """A chance outcome's index in :func:`legal_moves`' order, drawn with its exact probability."""
-    if st[S_PHASE] == FIRST_PHASE:
-        return below(bits, cfg[C_PLAYERS])
-    a = below(bits, 6)
-    b = below(bits << np.uint64(32), 6)  # the low 32 bits make the second die
-    low, high = min(a, b), max(a, b)
-    # Index of (low, high) among the 21 throws ordered by low, then high (both from 0 here).
-    return low * 6 - (low * (low - 1)) // 2 + (high - low)
-
-
-@njit(cache=True)
-def mcts(root, simulations, seconds, c, seed, low, scale, cfg, reach, work, visits_out, values_out, stats):
+def mcts(
+    root, root_moves, simulations, seconds, c, seed, low, scale, cfg, reach, work, tree, visits_out,
+    values_out, stats,
+):  # fmt: skip
     """UCT for any number of players with sampled chance nodes and the evaluation at the leaves.
 
     The search of the ``mcts:rollout=0`` agent (max^n backup: each node sums every seat's values and
-    the seat to move selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled. A chance
-    node draws its outcome with the exact probability; a decision node tries its moves in a shuffled
-    order, one new child per simulation. Stops after ``simulations`` (0: no limit) or ``seconds`` (0: no
-    limit, the clock read every 256 simulations). Fills ``visits_out`` and ``values_out`` (the mover's
-    mean) per root move in :func:`legal_moves`' order and ``stats`` with (simulations, nodes); returns
-    the index of the most visited root move (ties: the better mean).
+    the seat to move selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled, on
+    the tree of ``_common_jit``. A chance node draws its outcome with the exact probability; a decision
+    node tries its moves in a shuffled order, one new child per simulation. Stops after ``simulations``
+    (0: no limit) or ``seconds`` (0: no limit, the clock read every 256 simulations). Fills
+    ``visits_out`` and ``values_out`` (the mover's mean) per move of ``root_moves`` (the root's legal
+    moves) and ``stats`` with (simulations, nodes). ``tree`` is the room for the tree
+    (``_common_jit.new_tree``); returns the index of the most visited root move (ties: the better mean)
+    and the tree's arrays, grown where they had to be, for the next search.
     """
-    players = cfg[C_PLAYERS]
-    size = root.shape[0]
-    capacity = simulations + 2 if simulations > 0 else 1 << 14
-    states = np.zeros((capacity, size), dtype=np.int64)
-    sums = np.zeros((capacity, 4), dtype=np.float64)
-    visits = np.zeros(capacity, dtype=np.float64)
-    first = np.zeros(capacity, dtype=np.int64)  # the node's first slot in the pool
-    count = np.zeros(capacity, dtype=np.int64)  # its moves (decision) or outcomes (chance)
-    tried = np.zeros(capacity, dtype=np.int64)  # decision nodes: children made so far
-    pool_size = 32 * capacity
-    pool_move = np.zeros(pool_size, dtype=np.int64)
-    pool_child = np.full(pool_size, -1, dtype=np.int64)
-    pool_used = 0
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    value = np.zeros(4, dtype=np.float64)
-    path = np.empty((1 << 16) + 2, dtype=np.int64)
-    rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
-    rng, _ = splitmix(rng)
-    deadline = clock_seconds() + seconds if seconds > 0.0 else 0.0
-    nodes = 0
-    sims = 0
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, cfg[C_PLAYERS], common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
+    )
     pending = root.copy()
-    depth = 0
-    root_order = np.empty(0, dtype=np.int64)
     while True:
-        # Make the pending node.
-        if nodes == capacity:
-            capacity *= 2
-            states = grow_rows(states, capacity)
-            sums = grow_rows(sums, capacity)
-            visits = grow(visits, capacity)
-            first = grow(first, capacity)
-            count = grow(count, capacity)
-            tried = grow(tried, capacity)
-        node = nodes
-        nodes += 1
-        states[node] = pending
-        k = 0
+        count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
-            k = legal_moves(pending, cfg, moves, work)
-            if pool_used + k > pool_size:
-                pool_size = 2 * pool_size + k
-                pool_move = grow(pool_move, pool_size)
-                bigger = np.full(pool_size, -1, dtype=np.int64)
-                bigger[: pool_child.shape[0]] = pool_child
-                pool_child = bigger
-            if node == 0:
-                root_order = moves[:k].copy()
-            if pending[S_PHASE] == MOVE_PHASE:
-                for i in range(k - 1, 0, -1):
-                    rng, bits = splitmix(rng)
-                    j = below(bits, i + 1)
-                    moves[i], moves[j] = moves[j], moves[i]
-            pool_move[pool_used : pool_used + k] = moves[:k]
-            first[node] = pool_used
-            pool_used += k
-        count[node] = k
-        if node > 0:
-            evaluate(pending, cfg, reach, value)
-            depth += 1
-            path[depth] = node
-            for i in range(depth + 1):
-                visits[path[i]] += 1.0
-                for seat in range(players):
-                    sums[path[i], seat] += value[seat]
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
-            ):
-                break
-        # Walk down until a new node is due, backing up terminal nodes reached again.
-        made = False
-        while not made:
-            current = 0
-            depth = 0
-            path[0] = 0
-            while True:
-                st = states[current]
-                if ended(st, cfg):
-                    break
-                if st[S_PHASE] != MOVE_PHASE:
-                    rng, bits = splitmix(rng)
-                    slot = first[current] + chance_index(st, cfg, bits)
-                    child = pool_child[slot]
-                    if child < 0:
-                        pool_child[slot] = nodes
-                        pending[:] = st
-                        play(pending, pool_move[slot], cfg, work)
-                        made = True
-                        break
-                    current = child
-                    depth += 1
-                    if depth >= path.shape[0]:
-                        raise ValueError("the Sho kernel's MCTS path is longer than it holds")
-                    path[depth] = current
-                    continue
-                if tried[current] < count[current]:
-                    slot = first[current] + tried[current]
-                    tried[current] += 1
-                    pool_child[slot] = nodes
-                    pending[:] = st
-                    play(pending, pool_move[slot], cfg, work)
-                    made = True
-                    break
-                mover = st[S_SEAT]
-                log_visits = math.log(visits[current])
-                best = -1
-                best_score = -1e300
-                for i in range(tried[current]):
-                    child = pool_child[first[current] + i]
-                    v = visits[child]
-                    score = (sums[child, mover] / v - low) * scale + c * math.sqrt(log_visits / v)
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                current = best
-                depth += 1
-                if depth >= path.shape[0]:
-                    raise ValueError("the Sho kernel's MCTS path is longer than it holds")
-                path[depth] = current
-            if made:
-                break
-            returns(states[current], cfg, value)
-            for i in range(depth + 1):
-                visits[path[i]] += 1.0
-                for seat in range(players):
-                    sums[path[i], seat] += value[seat]
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
-            ):
-                break
-        if not made:
+            count = legal_moves(pending, cfg, moves, work)
+            mode = node_mode(pending[S_PHASE])
+        evaluate(pending, cfg, reach, value)  # the returns where the game is over
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, pending[S_SEAT], value, rng
+        )
+        if move < 0:
             break
-    seat = root[S_SEAT]
-    k = count[0]
-    best_index = 0
-    best_visits = -1.0
-    best_mean = -1e300
-    visits_out[:k] = 0
-    values_out[:k] = 0.0
-    for i in range(tried[0]):
-        child = pool_child[first[0] + i]
-        move = pool_move[first[0] + i]
-        for r in range(k):
-            if root_order[r] == move:
-                visits_out[r] = np.int64(visits[child])
-                mean = sums[child, seat] / visits[child]
-                values_out[r] = mean
-                if visits[child] > best_visits or (visits[child] == best_visits and mean > best_mean):
-                    best_visits = visits[child]
-                    best_mean = mean
-                    best_index = r
-                break
-    stats[0] = sims
-    stats[1] = nodes
-    return best_index
+        play(pending, move, cfg, work)
+    return common.finish(tree, counts, root_moves, root[S_SEAT], visits_out, values_out, stats)
 
 
 @njit(cache=True)
-def clock_seconds():
-    """Seconds from a monotonic clock, callable from compiled code."""
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
+def node_mode(phase):
+    """The tree's node mode for a phase: a seat's move, a throw of two dice, or the draw of the first seat."""
+    if phase == MOVE_PHASE:
+        return common.DECISION
+    return common.UNIFORM if phase == FIRST_PHASE else common.TWO_DICE

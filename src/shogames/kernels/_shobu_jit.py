@@ -22,13 +22,28 @@ differential tests show that a broken rule is caught.
 from __future__ import annotations
 
 import math
-import time
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+from shogames.kernels import _common_jit as common
+from shogames.kernels._common_jit import (
+    C_ABORT,
+    C_MAY_STOP,
+    C_NODE_LIMIT,
+    C_NODES,
+    INF,
+    WIN_DISCOUNT,
+    below,
+    deadline_after,
+    game_stream,
+    mix64,
+    out_of_budget,
+    pick_next,
+    splitmix,
+)
 
 U64 = np.uint64
 ZERO = np.uint64(0)
@@ -38,8 +53,6 @@ BOARD0 = np.uint64(0xFFFF)
 PASS_CODE = 0
 MAX_MOVES = 1024  # 2 homeboards x 4 stones x 8 directions x 2 distances x 8 aggressive stones
 NO_WINNER = -1
-WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
-INF = 1e9
 
 
 @intrinsic
@@ -62,14 +75,6 @@ def lowest_bit(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
-
-
-@njit(cache=True)
-def clock():
-    """Seconds from a monotonic clock (Python's ``time.perf_counter``), callable from compiled code."""
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
 
 
 @njit(cache=True, inline="always")
@@ -436,33 +441,6 @@ def play_every_turn(own, opp, seat, src, rules, sink):
     return count
 
 
-# --- Random numbers -----------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def splitmix(state):
-    """One step of SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): (next state, 64 random bits)."""
-    state = state + U64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
-    return state, z ^ (z >> U64(31))
-
-
-@njit(cache=True, inline="always")
-def below(bits, bound):
-    """A number in ``0 .. bound - 1`` from 64 random bits (Lemire's multiply-shift, 32-bit precision)."""
-    return np.int64(((bits >> U64(32)) * U64(bound)) >> U64(32))
-
-
-@njit(cache=True)
-def game_stream(seed, game):
-    """The random stream of game number ``game`` of a batch: independent of the batch's size."""
-    state = U64(seed) * U64(0xD1B54A32D192ED03) + U64(game) * U64(0x9E3779B97F4A7C15)
-    state, _ = splitmix(state)
-    return state
-
-
 # --- Random playouts ----------------------------------------------------------------------------------
 
 
@@ -511,32 +489,17 @@ def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns,
 
 # --- Alpha-beta ---------------------------------------------------------------------------------------
 
-# ctx (int64): the search's counters and limits.
-C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP, C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(8)
+# ctx (int64): the search's counters and limits (the first four are _common_jit's).
+C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # Transposition table entry info (int64): move (17 bits) | depth << 17 | bound << 25 | generation << 27.
 EXACT, LOWER, UPPER = 0, 1, 2
-CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
 MAX_PLY = 128
 
 
 @njit(cache=True, inline="always")
 def position_hash(black, white, seat):
     """A 64-bit hash of a position (a SplitMix64 finaliser over both colours and the side to move)."""
-    z = black ^ (white * U64(0x9E3779B97F4A7C15)) ^ U64(seat + 1) * U64(0xC2B2AE3D27D4EB4F)
-    z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
-    return z ^ (z >> U64(31))
-
-
-@njit(cache=True)
-def out_of_budget(ctx, deadline):
-    """Count one node; say (and remember) whether the node or time budget is spent."""
-    ctx[C_NODES] += 1
-    if ctx[C_MAY_STOP]:
-        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
-        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
-            ctx[C_ABORT] = 1
-    return ctx[C_ABORT] != 0
+    return mix64(black ^ (white * U64(0x9E3779B97F4A7C15)) ^ U64(seat + 1) * U64(0xC2B2AE3D27D4EB4F))
 
 
 @njit(cache=True)
@@ -606,15 +569,7 @@ def negamax(
     best_value = -INF
     best_move = moves[level, 0]
     for i in range(n):
-        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
-        pick = i
-        for j in range(i + 1, n):
-            if scores[level, j] > scores[level, pick]:
-                pick = j
-        move = moves[level, pick]
-        moves[level, pick] = moves[level, i]
-        moves[level, i] = move
-        scores[level, pick] = scores[level, i]
+        move = pick_next(moves[level], scores[level], i, n)
         b, w, s, t, x = play_state(black, white, seat, turns, winner, move, rules)
         value = -negamax(
             b, w, s, t, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, tt_keys, tt_info,
@@ -664,7 +619,7 @@ def alphabeta(
     ctx[C_GENERATION] = generation
     ctx[C_MAX_TURNS] = max_turns
     ctx[C_PASS] = no_turn_pass
-    deadline = clock() + seconds if seconds > 0.0 else 0.0
+    deadline = deadline_after(seconds)
     src = np.empty((MAX_PLY, 8, 4), dtype=np.uint64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
@@ -691,28 +646,12 @@ def alphabeta(
             )  # fmt: skip
             if ctx[C_ABORT]:
                 break
-            iteration[index] = value
-            done[index] = True
-            if value > alpha:
-                alpha = value
-                iteration_best = index
-        if ctx[C_ABORT]:
-            # The previous best move is searched first, so a move that beat it is better still.
-            first = order[0]
-            if done[first]:
-                for r in range(n):
-                    index = order[r]
-                    if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
-                        best_index = index
-                        best_value = iteration[index]
-            break
-        best_index = iteration_best
-        best_value = alpha
-        completed = depth
-        root_scores[:] = iteration
-        # Next iteration: best first (a stable sort keeps the given order among equals).
-        order = np.argsort(-iteration, kind="mergesort")
-        if abs(alpha) > 0.99:
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
+            alpha, depth, completed,
+        )  # fmt: skip
+        if stop:
             break
     stats[0] = ctx[C_NODES]
     stats[1] = completed
@@ -724,211 +663,61 @@ def alphabeta(
 
 @njit(cache=True)
 def mcts(
-    black, white, seat, turns, winner, simulations, seconds, c, seed, max_turns, no_turn_pass, rules,
-    visits_out, values_out, stats,
+    black, white, seat, turns, winner, root_moves, simulations, seconds, c, seed, low, scale, max_turns,
+    no_turn_pass, rules, tree, visits_out, values_out, stats,
 ):  # fmt: skip
-    """UCT with the evaluation in place of rollouts, from a root that is not over.
+    """UCT with the evaluation in place of rollouts, from a root that is not over (``_common_jit``'s tree).
 
-    Each simulation walks down by UCB1 (the mover maximises its own mean value, scaled to 0..1), adds one
-    child (the next untried move of a node, in a per-node shuffled order), values it with
-    :func:`black_value` and backs the value up. Stops after ``simulations`` (0: no limit) or ``seconds``
-    (0: no limit), checking the clock every 256 simulations. Fills ``visits_out`` and ``values_out``
-    (the mover's mean value) per root move in :func:`generate`'s order and ``stats`` with (simulations,
-    nodes); returns the index of the most visited root move (ties: the better mean value).
+    Each simulation walks down by UCB1 (the mover maximises its own mean value, scaled to 0..1 by
+    ``low`` and ``scale``), adds one child (the next untried move of a node, in a per-node shuffled
+    order), values it with :func:`black_value` and backs the value up. Stops after ``simulations`` (0:
+    no limit) or ``seconds`` (0: no limit), checking the clock every 256 simulations. Fills
+    ``visits_out`` and ``values_out`` (the mover's mean value) per move of ``root_moves`` (the root's
+    turns in :func:`generate`'s order) and ``stats`` with (simulations, nodes). ``tree`` is the room for
+    the tree (``_common_jit.new_tree``, positions as uint64 rows of five); returns the index of the most
+    visited root move (ties: the better mean value) and the tree's arrays for the next search.
     """
-    capacity = simulations + 2 if simulations > 0 else 1 << 16
-    n_black = np.empty(capacity, dtype=np.uint64)
-    n_white = np.empty(capacity, dtype=np.uint64)
-    n_seat = np.empty(capacity, dtype=np.int64)
-    n_turns = np.empty(capacity, dtype=np.int64)
-    n_winner = np.empty(capacity, dtype=np.int64)
-    n_result = np.empty(capacity, dtype=np.int64)
-    n_visits = np.zeros(capacity, dtype=np.float64)
-    n_sum = np.zeros(capacity, dtype=np.float64)  # sum of Black's values
-    n_first = np.zeros(capacity, dtype=np.int64)  # first slot of the node's moves in the pool
-    n_moves = np.zeros(capacity, dtype=np.int64)
-    n_tried = np.zeros(capacity, dtype=np.int64)
-    pool_size = 64 * capacity
-    pool_move = np.empty(pool_size, dtype=np.int64)
-    pool_child = np.empty(pool_size, dtype=np.int64)
-    pool_used = 0
+    # A node's position: black, white, seat, turns, winner + 1 (uint64).
+    pending = np.array([black, white, U64(seat), U64(turns), U64(winner + 1)], dtype=np.uint64)
     src = np.empty((8, 4), dtype=np.uint64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    path = np.empty(max_turns + 2, dtype=np.int64)
-    rng = game_stream(seed, 0)
-    deadline = clock() + seconds if seconds > 0.0 else 0.0
-
-    nodes = 0
-    # The root and each new node: store the position, its result and its shuffled moves.
-    new_black, new_white, new_seat, new_turns, new_winner = black, white, seat, turns, winner
-    root_order = np.empty(0, dtype=np.int64)
-    sims = 0
-    depth = 0
-    expanded = False
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, max_turns + 2, simulations, seconds, c, seed, low, scale
+    )
     while True:
-        # Create the pending node (the root on the first pass).
-        if nodes == capacity:
-            capacity *= 2
-            n_black = grow_u(n_black, capacity)
-            n_white = grow_u(n_white, capacity)
-            n_seat = grow_i(n_seat, capacity)
-            n_turns = grow_i(n_turns, capacity)
-            n_winner = grow_i(n_winner, capacity)
-            n_result = grow_i(n_result, capacity)
-            n_visits = grow_f(n_visits, capacity)
-            n_sum = grow_f(n_sum, capacity)
-            n_first = grow_i(n_first, capacity)
-            n_moves = grow_i(n_moves, capacity)
-            n_tried = grow_i(n_tried, capacity)
-        node = nodes
-        nodes += 1
-        n_black[node] = new_black
-        n_white[node] = new_white
-        n_seat[node] = new_seat
-        n_turns[node] = new_turns
-        n_winner[node] = new_winner
-        if new_seat == 0:
-            sources(new_black, new_white, rules, src)
+        b, w, s = pending[0], pending[1], np.int64(pending[2])
+        if s == 0:
+            sources(b, w, rules, src)
         else:
-            sources(new_white, new_black, rules, src)
-        count = count_turns(new_seat, src, rules)
-        result = outcome(new_seat, new_turns, new_winner, count, max_turns, no_turn_pass)
-        n_result[node] = result
-        n_first[node] = pool_used
-        n_tried[node] = 0
-        k = 0
+            sources(w, b, rules, src)
+        count = count_turns(s, src, rules)
+        result = outcome(s, np.int64(pending[3]), np.int64(pending[4]) - 1, count, max_turns, no_turn_pass)
+        count, mode = 0, common.TERMINAL
         if result < 0:
-            k = generate(new_seat, src, rules, buffer)
-            if k == 0:
-                buffer[0] = PASS_CODE
-                k = 1
-            if pool_used + k > pool_size:
-                pool_size = 2 * pool_size + k
-                pool_move = grow_i(pool_move, pool_size)
-                pool_child = grow_i(pool_child, pool_size)
-            if node == 0:
-                root_order = buffer[:k].copy()
-            # Fisher-Yates: the order in which the node's moves are tried.
-            for i in range(k - 1, 0, -1):
-                rng, bits = splitmix(rng)
-                j = below(bits, i + 1)
-                buffer[i], buffer[j] = buffer[j], buffer[i]
-            pool_move[pool_used : pool_used + k] = buffer[:k]
-            pool_used += k
-        n_moves[node] = k
-        if node > 0:
-            # Back up the new node's value along the path.
-            value = black_value(new_black, new_white, result)
-            for i in range(depth + 1):
-                n_visits[path[i]] += 1.0
-                n_sum[path[i]] += value
-            n_visits[node] += 1.0
-            n_sum[node] += value
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock() >= deadline
-            ):
-                break
-        # The next simulation: walk down from the root until a node has an untried move or is over.
-        while True:
-            current = 0
-            depth = 0
-            path[0] = 0
-            expanded = False
-            while True:
-                if n_result[current] >= 0:
-                    break
-                if n_tried[current] < n_moves[current]:
-                    slot = n_first[current] + n_tried[current]
-                    n_tried[current] += 1
-                    pool_child[slot] = nodes
-                    new_black, new_white, new_seat, new_turns, new_winner = play_state(
-                        n_black[current], n_white[current], n_seat[current], n_turns[current],
-                        n_winner[current], pool_move[slot], rules,
-                    )  # fmt: skip
-                    expanded = True
-                    break
-                mover = n_seat[current]
-                sign = 1.0 if mover == 0 else -1.0
-                log_visits = math.log(n_visits[current])
-                best = -1
-                best_score = -INF
-                first = n_first[current]
-                for i in range(n_tried[current]):
-                    child = pool_child[first + i]
-                    v = n_visits[child]
-                    score = (sign * n_sum[child] / v + 1.0) * 0.5 + c * math.sqrt(log_visits / v)
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                current = best
-                depth += 1
-                path[depth] = current
-            if expanded:
-                break
-            # A terminal node reached again: back up its result and go on.
-            value = black_value(n_black[current], n_white[current], n_result[current])
-            for i in range(depth + 1):
-                n_visits[path[i]] += 1.0
-                n_sum[path[i]] += value
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock() >= deadline
-            ):
-                break
-        if not expanded:
+            count = generate(s, src, rules, moves)
+            if count == 0:
+                moves[0] = PASS_CODE
+                count = 1
+            mode = common.DECISION
+        value[0] = black_value(b, w, result)
+        value[1] = -value[0]
+        tree, move, rng = common.step(tree, path, counts, limits, pending, moves, count, mode, s, value, rng)
+        if move < 0:
             break
-
-    # Report the root's children in generation order.
-    k = n_moves[0]
-    first = n_first[0]
-    sign = 1.0 if seat == 0 else -1.0
-    best_index = 0
-    best_visits = -1.0
-    best_mean = -INF
-    for r in range(k):
-        visits_out[r] = 0
-        values_out[r] = 0.0
-    for i in range(n_tried[0]):
-        child = pool_child[first + i]
-        move = pool_move[first + i]
-        for r in range(k):
-            if root_order[r] == move:
-                visits_out[r] = np.int64(n_visits[child])
-                mean = sign * n_sum[child] / n_visits[child]
-                values_out[r] = mean
-                if n_visits[child] > best_visits or (n_visits[child] == best_visits and mean > best_mean):
-                    best_visits = n_visits[child]
-                    best_mean = mean
-                    best_index = r
-                break
-    stats[0] = sims
-    stats[1] = nodes
-    return best_index
+        play_row(pending, move, rules)
+    return common.finish(tree, counts, root_moves, seat, visits_out, values_out, stats)
 
 
 @njit(cache=True)
-def grow_u(array, size):
-    """A copy of a uint64 array with room for ``size`` entries."""
-    bigger = np.empty(size, dtype=np.uint64)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def grow_i(array, size):
-    """A copy of an int64 array with room for ``size`` entries."""
-    bigger = np.empty(size, dtype=np.int64)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def grow_f(array, size):
-    """A copy of a float64 array with room for ``size`` entries (the new ones zero)."""
-    bigger = np.zeros(size, dtype=np.float64)
-    bigger[: array.shape[0]] = array
-    return bigger
+def play_row(row, move, rules):
+    """Play ``move`` on a position stored as the kernel array ``[black, white, seat, turns, winner + 1]``."""
+    b, w, s, t, x = play_state(
+        row[0], row[1], np.int64(row[2]), np.int64(row[3]), np.int64(row[4]) - 1, move, rules
+    )
+    row[0] = b
+    row[1] = w
+    row[2] = U64(s)
+    row[3] = U64(t)
+    row[4] = U64(x + 1)
 
 
 @njit(cache=True)

@@ -9,35 +9,45 @@ State array (int64, :data:`SIZE` long)::
     HANDS .. +15   pieces in hand, ``8 * colour + kind``
     SIDE  the side to move    NDICE  dice left (0 before the roll)    DIE0, DIE1  the dice left, increasing
     TURNS  turns completed    PLY  plies    WINNER  the side that took the enemy king (-1: none)
+    END  1 after a fourth repetition (repetition=fourfold)    HISTORY  positions in the history
+    LAST_HASH  the hash the position added to the history last (0: none)
+
+With ``repetition=fourfold`` the history itself (:func:`standing_hash` of each position that stood at
+the start of a turn, oldest first) is kept in the ``work`` array from ``W_HISTORY``: a stack that the
+loops share, since a position's history is that of its own line of play (the MCTS puts a line's back
+with :func:`restore_history` before it plays on).
 
 Move code (int64): ``kind | die << 3 | (origin + 1) << 6 | (to + 1) << 13 | promote << 20 | drop << 21 |
 die2 << 24 | (origin2 + 1) << 27 | (to2 + 1) << 34 | promote2 << 41`` with the fields of
 :class:`~shogames.games.shogammon.ShogammonMove` (kinds 0 roll, 1 act, 2 pair, 3 lose, 4 opening roll).
 
 ``cfg`` (int64) holds the settings: the die face of every kind (promoted kinds at kind + 8), then
-``strict_dice``, ``opening_roll=backgammon``, ``point_capture=simultaneous``, ``drop_stack`` and
-``max_turns``. ``steps`` (2 x 16 x 81 x 9: count, then targets) and ``rays`` (2 x 16 x 81 x 4 x 9: length,
-then squares) are the geometry per colour, kind and square, in the reference's order of directions.
+``strict_dice``, ``opening_roll=backgammon``, ``point_capture=simultaneous``, ``drop_stack``,
+``max_turns``, ``repetition=fourfold`` and the room for the history. ``steps`` (2 x 16 x 81 x 9:
+count, then targets) and ``rays`` (2 x 16 x 81 x 4 x 9: length, then squares) are the geometry per
+colour, kind and square, in the reference's order of directions.
 """
 
 from __future__ import annotations
 
 import math
-import time
 
-import numba
 import numpy as np
 from numba import njit
+
+from shogames.kernels import _common_jit as common
+from shogames.kernels._common_jit import U64, below, game_stream, splitmix
 
 LOWER = 0
 UPPER = 81
 HANDS = 162
-SIDE, NDICE, DIE0, DIE1, TURNS, PLY, WINNER = range(178, 185)
-SIZE = 185
+SIDE, NDICE, DIE0, DIE1, TURNS, PLY, WINNER, END, HISTORY, LAST_HASH = range(178, 188)
+SIZE = 188
 
 C_FACE = 0
-C_STRICT, C_BACKGAMMON, C_SIMULTANEOUS, C_DROP_STACK, C_MAX_TURNS = range(16, 21)
-CFG_SIZE = 21
+C_STRICT, C_BACKGAMMON, C_SIMULTANEOUS, C_DROP_STACK, C_MAX_TURNS, C_FOURFOLD, C_HISTORY_ROOM = range(16, 23)
+CFG_SIZE = 23
+REPETITIONS = 4  # repetition=fourfold: the fourth time a position stands at the start of a turn draws
 
 ROLL, ACT, PAIR, LOSE, OPEN = 0, 1, 2, 3, 4
 PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
@@ -52,7 +62,8 @@ W_ACTS = W_SECONDS + MAX_PART
 W_SCRATCH = W_ACTS + MAX_PART
 W_MOVES = W_SCRATCH + 192
 W_USES = W_MOVES + MAX_MOVES
-WORK_SIZE = W_USES + MAX_MOVES
+W_HISTORY = W_USES + MAX_MOVES
+WORK_SIZE = W_HISTORY  # then cfg[C_HISTORY_ROOM] entries of history (repetition=fourfold)
 
 
 @njit(cache=True, inline="always")
@@ -86,8 +97,8 @@ def dead(kind, square, colour):
 
 @njit(cache=True)
 def ended(st, cfg):
-    """A king taken, or the turn cap reached."""
-    return st[WINNER] >= 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
+    """A king taken, a fourth repetition (repetition=fourfold), or the turn cap reached."""
+    return st[WINNER] >= 0 or st[END] != 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
 
 
 @njit(cache=True)
@@ -117,6 +128,15 @@ def add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh):
             acts[na] = code_of(ACT, die, origin, to, flag, 0)
             na += 1
     return na, nh
+
+
+@njit(cache=True, inline="always")
+def own_kind(st, origin, sign):
+    """The kind of the mobile piece on ``origin`` (a point's top, else the single) if of ``sign``, else 0."""
+    piece = st[UPPER + origin]
+    if piece == 0:
+        piece = st[LOWER + origin]
+    return piece * sign if piece * sign > 0 else 0
 
 
 @njit(cache=True)
@@ -280,7 +300,7 @@ def dice_used(st, code, cfg, steps, rays, work):
     die = (code >> 3) & 7
     other = st[DIE1] if die == st[DIE0] else st[DIE0]
     scratch = work[W_SCRATCH : W_SCRATCH + SIZE]
-    scratch[:] = st
+    scratch[:] = st[:SIZE]
     used = 0
     if kind != LOSE:
         apply_board(scratch, code)
@@ -362,13 +382,47 @@ def legal_moves(st, cfg, steps, rays, out, work):
 
 
 @njit(cache=True)
-def end_turn(st):
+def standing_hash(st):
+    """A 64-bit hash of what a repetition compares: the board, both hands and the side to move."""
+    h = common.mix64(U64(st[SIDE] + 1) * U64(0x9E3779B97F4A7C15))
+    for i in range(HANDS + 16):
+        h = common.mix64(h ^ (U64(st[i] + 32) << U64(8 * (i % 7))))
+    return np.int64(h >> U64(1))
+
+
+@njit(cache=True)
+def remember(st, cfg, work):
+    """repetition=fourfold: add the position standing at the start of a turn to the history in ``work``.
+
+    ``st[HISTORY]`` is how many positions the history holds (``work[W_HISTORY:]``, a stack shared by
+    the loops: a position's history is its line of play's); the fourth time a position stands there,
+    the game ends in a draw (``st[END]``), as the reference's ``ShogammonState`` judges it.
+    """
+    h = standing_hash(st)
+    n = st[HISTORY]
+    if n >= cfg[C_HISTORY_ROOM]:
+        raise ValueError("the Shogammon kernel's history of positions is longer than it holds")
+    seen = 1
+    for i in range(n):
+        if work[W_HISTORY + i] == h:
+            seen += 1
+    work[W_HISTORY + n] = h
+    st[HISTORY] = n + 1
+    st[LAST_HASH] = h
+    if seen >= REPETITIONS:
+        st[END] = 1
+
+
+@njit(cache=True)
+def end_turn(st, cfg, work):
     st[NDICE] = 0
     st[DIE0] = 0
     st[DIE1] = 0
     if st[WINNER] < 0:
         st[SIDE] = 1 - st[SIDE]
         st[TURNS] += 1
+        if cfg[C_FOURFOLD]:
+            remember(st, cfg, work)
 
 
 @njit(cache=True)
@@ -379,7 +433,7 @@ def settle(st, cfg, steps, rays, work):
         and st[NDICE] > 0
         and turn_moves(st, cfg, steps, rays, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
     ):
-        end_turn(st)
+        end_turn(st, cfg, work)
 
 
 @njit(cache=True)
@@ -402,7 +456,7 @@ def play(st, code, cfg, steps, rays, work):
     if kind != LOSE:
         apply_board(st, code)
     if st[WINNER] >= 0 or kind == PAIR or before == 1:
-        end_turn(st)
+        end_turn(st, cfg, work)
         return
     st[NDICE] = 1
     st[DIE0] = other
@@ -435,12 +489,9 @@ def threats(st, cfg, steps, rays, worth, colour):
     sign = 1 if colour == 0 else -1
     faces = np.zeros(81, dtype=np.int64)
     for origin in range(81):
-        piece = st[UPPER + origin]
-        if piece == 0:
-            piece = st[LOWER + origin]
-        if piece * sign <= 0:
+        kind = own_kind(st, origin, sign)
+        if kind == 0:
             continue
-        kind = piece * sign
         bit = 1 << cfg[C_FACE + kind]
         for i in range(steps[colour, kind, origin, 0]):
             to = steps[colour, kind, origin, 1 + i]
@@ -530,22 +581,6 @@ def perft(st, depth, bulk, cfg, steps, rays, moves, work, children):
     return total
 
 
-@njit(cache=True, inline="always")
-def splitmix(state):
-    """One step of SplitMix64: (next state, 64 random bits)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def below(bits, bound):
-    """A number in ``0 .. bound - 1`` from 64 random bits."""
-    return np.int64(((bits >> np.uint64(32)) * np.uint64(bound)) >> np.uint64(32))
-
-
 @njit(cache=True)
 def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, record_from, work):
     """Play ``games`` random games from ``start``: two independent dice per roll, uniform moves.
@@ -557,8 +592,7 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for g in range(games):
-        rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g) * np.uint64(0x9E3779B97F4A7C15)
-        rng, _ = splitmix(rng)
+        rng = game_stream(seed, g)
         st[:] = start
         played = 0
         while not ended(st, cfg):
@@ -594,226 +628,213 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
 
 
 @njit(cache=True)
-def grow_rows(array, rows):
-    """A copy of a 2-D int64 or float64 array with room for ``rows`` rows (new rows zero)."""
-    bigger = np.zeros((rows, array.shape[1]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def grow(array, size):
-    """A copy of a 1-D array with room for ``size`` entries (new entries zero)."""
-    bigger = np.zeros(size, dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit(cache=True)
-def chance_index(st, cfg, bits):
-    """A roll's index in :func:`legal_moves`' order, drawn with its exact probability."""
-    a = below(bits, 6)
-    if cfg[C_BACKGAMMON] and st[TURNS] == 0:
-        # Black's die, then White's among the five other faces: the 30 opening rolls, each 1/30.
-        return a * 5 + below(bits << np.uint64(32), 5)
-    b = below(bits << np.uint64(32), 6)  # the low 32 bits make the second die
-    low, high = min(a, b), max(a, b)
-    # Index of (low, high) among the 21 rolls ordered by low, then high (both from 0 here).
-    return low * 6 - (low * (low - 1)) // 2 + (high - low)
-
-
-@njit(cache=True)
 def mcts(
-    root,
-    simulations,
-    seconds,
-    c,
-    seed,
-    low,
-    scale,
-    cfg,
-    steps,
-    rays,
-    worth,
-    work,
-    visits_out,
-    values_out,
-    stats,
-):
-    """UCT with sampled chance nodes and the evaluation at the leaves.
+    root, root_moves, simulations, seconds, c, seed, low, scale, cfg, steps, rays, worth, work, tree,
+    visits_out, values_out, stats,
+):  # fmt: skip
+    """UCT with sampled chance nodes and the evaluation at the leaves (the tree of ``_common_jit``).
 
     The search of the ``mcts:rollout=0`` agent (each node sums both seats' values and the seat to move
-    selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled. A chance
-    node draws its outcome with the exact probability; a decision node tries its moves in a shuffled
-    order, one new child per simulation. Stops after ``simulations`` (0: no limit) or ``seconds`` (0: no
-    limit, the clock read every 256 simulations). Fills ``visits_out`` and ``values_out`` (the mover's
-    mean) per root move in :func:`legal_moves`' order and ``stats`` with (simulations, nodes); returns
-    the index of the most visited root move (ties: the better mean).
+    selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled. A roll is drawn with
+    its exact probability; a decision node tries its moves in a shuffled order, one new child per
+    simulation. Stops after ``simulations`` (0: no limit) or ``seconds`` (0: no limit, the clock read
+    every 256 simulations). Fills ``visits_out`` and ``values_out`` (the mover's mean) per move of
+    ``root_moves`` (the root's legal moves) and ``stats`` with (simulations, nodes). ``tree`` is the
+    room for the tree (``_common_jit.new_tree``); returns the index of the most visited root move (ties:
+    the better mean) and the tree's arrays, grown where they had to be, for the next search.
     """
-    players = 2
-    size = root.shape[0]
-    capacity = simulations + 2 if simulations > 0 else 1 << 14
-    states = np.zeros((capacity, size), dtype=np.int64)
-    sums = np.zeros((capacity, 4), dtype=np.float64)
-    visits = np.zeros(capacity, dtype=np.float64)
-    first = np.zeros(capacity, dtype=np.int64)  # the node's first slot in the pool
-    count = np.zeros(capacity, dtype=np.int64)  # its moves (decision) or outcomes (chance)
-    tried = np.zeros(capacity, dtype=np.int64)  # decision nodes: children made so far
-    pool_size = 32 * capacity
-    pool_move = np.zeros(pool_size, dtype=np.int64)
-    pool_child = np.full(pool_size, -1, dtype=np.int64)
-    pool_used = 0
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    value = np.zeros(4, dtype=np.float64)
-    path = np.empty((1 << 16) + 2, dtype=np.int64)
-    rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
-    rng, _ = splitmix(rng)
-    deadline = clock_seconds() + seconds if seconds > 0.0 else 0.0
-    nodes = 0
-    sims = 0
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
+    )
     pending = root.copy()
-    depth = 0
-    root_order = np.empty(0, dtype=np.int64)
     while True:
-        # Make the pending node.
-        if nodes == capacity:
-            capacity *= 2
-            states = grow_rows(states, capacity)
-            sums = grow_rows(sums, capacity)
-            visits = grow(visits, capacity)
-            first = grow(first, capacity)
-            count = grow(count, capacity)
-            tried = grow(tried, capacity)
-        node = nodes
-        nodes += 1
-        states[node] = pending
-        k = 0
+        count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
-            k = legal_moves(pending, cfg, steps, rays, moves, work)
-            if pool_used + k > pool_size:
-                pool_size = 2 * pool_size + k
-                pool_move = grow(pool_move, pool_size)
-                bigger = np.full(pool_size, -1, dtype=np.int64)
-                bigger[: pool_child.shape[0]] = pool_child
-                pool_child = bigger
-            if node == 0:
-                root_order = moves[:k].copy()
-            if pending[NDICE] > 0:
-                for i in range(k - 1, 0, -1):
-                    rng, bits = splitmix(rng)
-                    j = below(bits, i + 1)
-                    moves[i], moves[j] = moves[j], moves[i]
-            pool_move[pool_used : pool_used + k] = moves[:k]
-            first[node] = pool_used
-            pool_used += k
-        count[node] = k
-        if node > 0:
-            value[0] = evaluate(pending, cfg, steps, rays, worth)
-            value[1] = -value[0]
-            depth += 1
-            path[depth] = node
-            for i in range(depth + 1):
-                visits[path[i]] += 1.0
-                for seat in range(players):
-                    sums[path[i], seat] += value[seat]
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
-            ):
-                break
-        # Walk down until a new node is due, backing up terminal nodes reached again.
-        made = False
-        while not made:
-            current = 0
-            depth = 0
-            path[0] = 0
-            while True:
-                st = states[current]
-                if ended(st, cfg):
-                    break
-                if st[NDICE] == 0:
-                    rng, bits = splitmix(rng)
-                    slot = first[current] + chance_index(st, cfg, bits)
-                    child = pool_child[slot]
-                    if child < 0:
-                        pool_child[slot] = nodes
-                        pending[:] = st
-                        play(pending, pool_move[slot], cfg, steps, rays, work)
-                        made = True
-                        break
-                    current = child
-                    depth += 1
-                    if depth >= path.shape[0]:
-                        raise ValueError("the Shogammon kernel's MCTS path is longer than it holds")
-                    path[depth] = current
-                    continue
-                if tried[current] < count[current]:
-                    slot = first[current] + tried[current]
-                    tried[current] += 1
-                    pool_child[slot] = nodes
-                    pending[:] = st
-                    play(pending, pool_move[slot], cfg, steps, rays, work)
-                    made = True
-                    break
-                mover = st[SIDE]
-                log_visits = math.log(visits[current])
-                best = -1
-                best_score = -1e300
-                for i in range(tried[current]):
-                    child = pool_child[first[current] + i]
-                    v = visits[child]
-                    score = (sums[child, mover] / v - low) * scale + c * math.sqrt(log_visits / v)
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                current = best
-                depth += 1
-                if depth >= path.shape[0]:
-                    raise ValueError("the Shogammon kernel's MCTS path is longer than it holds")
-                path[depth] = current
-            if made:
-                break
-            value[0] = black_return(states[current])
-            value[1] = -value[0]
-            for i in range(depth + 1):
-                visits[path[i]] += 1.0
-                for seat in range(players):
-                    sums[path[i], seat] += value[seat]
-            sims += 1
-            if (simulations > 0 and sims >= simulations) or (
-                deadline > 0.0 and (sims & 255) == 0 and clock_seconds() >= deadline
-            ):
-                break
-        if not made:
+            count = legal_moves(pending, cfg, steps, rays, moves, work)
+            mode = common.DECISION if pending[NDICE] > 0 else roll_mode(pending, cfg)
+        value[0] = evaluate(pending, cfg, steps, rays, worth)  # the returns where the game is over
+        value[1] = -value[0]
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, pending[SIDE], value, rng
+        )
+        if move < 0:
             break
-    seat = root[SIDE]
-    k = count[0]
-    best_index = 0
-    best_visits = -1.0
-    best_mean = -1e300
-    visits_out[:k] = 0
-    values_out[:k] = 0.0
-    for i in range(tried[0]):
-        child = pool_child[first[0] + i]
-        move = pool_move[first[0] + i]
-        for r in range(k):
-            if root_order[r] == move:
-                visits_out[r] = np.int64(visits[child])
-                mean = sums[child, seat] / visits[child]
-                values_out[r] = mean
-                if visits[child] > best_visits or (visits[child] == best_visits and mean > best_mean):
-                    best_visits = visits[child]
-                    best_mean = mean
-                    best_index = r
-                break
-    stats[0] = sims
-    stats[1] = nodes
-    return best_index
+        if cfg[C_FOURFOLD]:
+            restore_history(tree[3], path, counts[common.DEPTH], root[HISTORY], work)
+        play(pending, move, cfg, steps, rays, work)
+    return common.finish(tree, counts, root_moves, root[SIDE], visits_out, values_out, stats)
 
 
 @njit(cache=True)
-def clock_seconds():
-    """Seconds from a monotonic clock, callable from compiled code."""
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
+def restore_history(states, path, depth, root_history, work):
+    """Put the history of the line from the root to ``path[depth]`` back in ``work`` (beyond the root's).
+
+    Every node keeps the hash it added last (``LAST_HASH``) and how long its history is, so the nodes
+    on the path give the history's entries after the root's.
+    """
+    for i in range(1, depth + 1):
+        row = states[path[i]]
+        if row[HISTORY] > root_history:
+            work[W_HISTORY + row[HISTORY] - 1] = row[LAST_HASH]
+
+
+@njit(cache=True)
+def roll_mode(st, cfg):
+    """How a roll is drawn before a turn: the backgammon opening roll, or two dice."""
+    return common.OPENING_ROLL if cfg[C_BACKGAMMON] and st[TURNS] == 0 else common.TWO_DICE
+
+
+# --- Alpha-beta (expectiminimax over the rolls) --------------------------------------------------------
+
+MAX_LEVEL = 64  # the deepest line searched, in plies (rolls included); deeper is the horizon
+HISTORY_MASK = (1 << 16) - 1  # the history heuristic's table: a move code's hash, 16 bits
+
+
+@njit(cache=True, inline="always")
+def roll_chance(code):
+    """The probability of a roll: 1/36 for a double, 2/36 for two faces, 1/30 for an opening roll."""
+    if code & 7 == OPEN:
+        return 1.0 / 30.0
+    return 1.0 / 36.0 if (code >> 3) & 7 == (code >> 24) & 7 else 2.0 / 36.0
+
+
+@njit(cache=True, inline="always")
+def root_sign(st, cfg, seat):
+    """-1 where the opponent of ``seat`` chooses a move, else +1 (``seat`` chooses, chance, or the end)."""
+    return -1.0 if not ended(st, cfg) and st[NDICE] > 0 and st[SIDE] != seat else 1.0
+
+
+@njit(cache=True, inline="always")
+def history_slot(code):
+    return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
+
+
+@njit(cache=True)
+def expectiminimax(
+    st, depth, alpha, beta, level, seat, root_ply, ctx, deadline, cfg, steps, rays, worth, work, moves,
+    scores, children, history,
+):  # fmt: skip
+    """The value of ``st`` searched ``depth`` decisions deep: expectiminimax with alpha-beta.
+
+    The value is for the side to move there (``seat`` at a roll or at the end): alpha-beta at the
+    decisions, the rolls' mean at the chance nodes. The values of the ``alphabeta`` agent: ``seat``'s
+    return at the end (a win worth ``WIN_DISCOUNT`` less per ply), the evaluation at the horizon, a
+    chance node the probability-weighted mean of its rolls (each searched with a full window; a roll
+    whose dice have no play, so that another roll follows, uses up a decision). ``level`` indexes the
+    per-ply buffers.
+    """
+    if common.out_of_budget(ctx, deadline):
+        return 0.0
+    sign = root_sign(st, cfg, seat)
+    if ended(st, cfg):
+        value = black_return(st) if seat == 0 else -black_return(st)
+        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - root_ply))
+    if depth <= 0 or level >= MAX_LEVEL - 1:
+        value = evaluate(st, cfg, steps, rays, worth)
+        return sign * (value if seat == 0 else -value)
+    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    child = children[level]
+    if st[NDICE] == 0:
+        total = 0.0
+        for i in range(n):
+            child[:] = st
+            play(child, moves[level, i], cfg, steps, rays, work)
+            below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
+            value = expectiminimax(
+                child, below_depth, -common.INF, common.INF, level + 1, seat, root_ply, ctx, deadline, cfg,
+                steps, rays, worth, work, moves, scores, children, history,
+            )  # fmt: skip
+            if ctx[common.C_ABORT]:
+                return 0.0
+            total += roll_chance(moves[level, i]) * (value if root_sign(child, cfg, seat) == 1.0 else -value)
+        return total
+    for i in range(n):
+        scores[level, i] = history[history_slot(moves[level, i])]
+    best = -common.INF
+    for i in range(n):
+        move = common.pick_next(moves[level], scores[level], i, n)
+        child[:] = st
+        play(child, move, cfg, steps, rays, work)
+        if root_sign(child, cfg, seat) == sign:
+            value = expectiminimax(
+                child, depth - 1, alpha, beta, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
+                worth, work, moves, scores, children, history,
+            )  # fmt: skip
+        else:
+            value = -expectiminimax(
+                child, depth - 1, -beta, -alpha, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
+                worth, work, moves, scores, children, history,
+            )  # fmt: skip
+        if ctx[common.C_ABORT]:
+            return 0.0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    history[history_slot(move)] += depth * depth
+                    break
+    return best
+
+
+@njit(cache=True)
+def alphabeta(
+    root, root_moves, max_depth, node_limit, seconds, cfg, steps, rays, worth, work, history, root_scores,
+    stats,
+):  # fmt: skip
+    """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
+
+    ``root_moves``' order breaks ties. Fills ``root_scores`` with each root move's value in the deepest
+    completed iteration (a move cut off has only a bound) and ``stats`` with (nodes, depth completed);
+    returns (the best move's index, its value). The first iteration always completes; later ones stop
+    when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
+    previous iteration's move unless a move searched since beat it. Stops early on a forced result
+    (|value| > 0.99).
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(4, dtype=np.int64)
+    ctx[common.C_NODE_LIMIT] = node_limit
+    deadline = common.deadline_after(seconds)
+    seat = root[SIDE]
+    moves = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    scores = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
+    child = children[MAX_LEVEL]
+    order = np.arange(n)
+    iteration = np.zeros(n, dtype=np.float64)
+    done = np.zeros(n, dtype=np.bool_)
+    best_index = order[0]
+    best_value = -common.INF
+    completed = 0
+    level = np.int64(1)  # a variable, not a literal: see numba issue #6713 in docs/kernels.md
+    for depth in range(1, max_depth + 1):
+        ctx[common.C_MAY_STOP] = 1 if depth > 1 else 0
+        done[:] = False
+        alpha = -common.INF
+        iteration_best = order[0]
+        for r in range(n):
+            index = order[r]
+            child[:] = root
+            play(child, root_moves[index], cfg, steps, rays, work)
+            if root_sign(child, cfg, seat) == 1.0:
+                value = expectiminimax(
+                    child, depth - 1, alpha, common.INF, level, seat, root[PLY], ctx, deadline, cfg, steps,
+                    rays, worth, work, moves, scores, children, history,
+                )  # fmt: skip
+            else:
+                value = -expectiminimax(
+                    child, depth - 1, -common.INF, -alpha, level, seat, root[PLY], ctx, deadline, cfg, steps,
+                    rays, worth, work, moves, scores, children, history,
+                )  # fmt: skip
+            if ctx[common.C_ABORT]:
+                break
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[common.C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value,
+            iteration_best, alpha, depth, completed,
+        )  # fmt: skip
+        if stop:
+            break
+    stats[0] = ctx[common.C_NODES]
+    stats[1] = completed
+    return best_index, best_value

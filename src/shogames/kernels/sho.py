@@ -24,10 +24,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
+from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 
 def reach_table(chained: int = 3) -> NDArray[np.float64]:
@@ -311,7 +312,7 @@ DEFAULT_ALPHABETA_NODES = 1_000_000
 """The alpha-beta's budget when a search is given neither nodes nor seconds."""
 
 
-class ShoAlphaBeta(Searcher[ShoMove]):
+class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     """Compiled alpha-beta for Sho: expectimax over the throws, paranoid for three or four players.
 
     The search of the ``alphabeta`` agent (:class:`~shogames.agents.alphabeta.AlphaBetaAgent`),
@@ -332,12 +333,10 @@ class ShoAlphaBeta(Searcher[ShoMove]):
         table_bits: the table has ``2 ** table_bits`` entries (16 bytes each).
     """
 
+    chance_hint = "throw the dice first"
+
     def __init__(self, kernel: ShoKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18):
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        self.kernel = kernel
-        self.depth = depth
-        self.rng = np.random.default_rng(seed) if seed is not None else None
+        super().__init__(kernel, seed=seed, depth=depth)
         self._tt_keys = np.zeros(1 << table_bits, dtype=np.uint64)
         self._tt_moves = np.full(1 << table_bits, -1, dtype=np.int64)
         self._history = np.zeros(1 << jit.HISTORY_BITS, dtype=np.int64)
@@ -348,138 +347,37 @@ class ShoAlphaBeta(Searcher[ShoMove]):
         self._tt_moves[:] = -1
         self._history[:] = 0
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
-        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
-
-        Raises:
-            ValueError: the game is over, or a throw (not a seat) is to move.
-        """
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._sho_jit.alphabeta`)."""
         kernel = self.kernel
-        seat = state.to_move
-        if seat is None:
-            raise ValueError("no legal moves: the game is over")
-        if seat < 0:
-            raise ValueError("the searcher chooses a seat's move; throw the dice first")
-        codes = np.array([kernel.encode_move(move) for move in kernel.legal_moves(state)], dtype=np.int64)
-        if self.rng is not None:
-            self.rng.shuffle(codes)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_ALPHABETA_NODES
-        return self._search(state, codes, self.depth, work, seconds)
-
-    def value_of(self, state: State[Any], move: ShoMove, *, depth: int) -> float:
-        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root.
-
-        Raises:
-            ValueError: the game is over, a throw is to move, ``move`` is not legal, or ``depth`` < 1.
-        """
-        code = single_root_move(self.kernel, state, move, depth)
-        return self._search(state, code, depth, 0, 0.0).value
-
-    def _search(
-        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
-    ) -> SearchResult[ShoMove]:
-        kernel = self.kernel
-        root = kernel.encode(state)
-        scores = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        started = time.perf_counter()
         index, value = jit.alphabeta(
-            root,
-            codes,
-            depth,
-            work,
-            float(seconds),
-            kernel.cfg,
-            kernel.reach,
-            kernel._work,
-            self._tt_keys,
-            self._tt_moves,
-            self._history,
-            scores,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        moves = [kernel.decode_move(int(code)) for code in codes]
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(value),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            depth=int(stats[1]),
-            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
-        )
+            kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work,
+            self._tt_keys, self._tt_moves, self._history, *out,
+        )  # fmt: skip
+        return int(index), float(value)
 
 
-class ShoMCTS(Searcher[ShoMove]):
-    """Compiled UCT for Sho: max^n over the seats, sampled throws, the evaluation at the leaves.
+class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
+    """Compiled UCT for Sho (:class:`~shogames.kernels._search.CompiledMCTS`).
 
-    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums each seat's values,
-    the seat to move selects by its own mean scaled to 0..1, a throw's outcome is drawn with its exact
-    probability, and a move that wins at once is played without searching. The tree is built afresh for
-    each search.
-
-    Args:
-        kernel: the Sho kernel.
-        seed: the seed of the move orders and the throws drawn; ``None`` draws one.
-        c: the exploration constant of UCB1.
+    Max^n over two to four seats (each selects by its own mean); a throw, or the draw of the first
+    seat, is sampled with its exact chance.
     """
 
-    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, c: float = 1.0) -> None:
-        self.kernel = kernel
-        self.c = c
-        self.rng = np.random.default_rng(seed)
+    chance_hint = "throw the dice first"
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShoMove]:
-        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
-
-        Raises:
-            ValueError: the game is over, or a throw (not a seat) is to move.
-        """
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
+        """The compiled loop (:func:`shogames.kernels._sho_jit.mcts`)."""
         kernel = self.kernel
-        seat = state.to_move
-        if seat is None:
-            raise ValueError("no legal moves: the game is over")
-        if seat < 0:
-            raise ValueError("the searcher chooses a seat's move; throw the dice first")
-        moves = kernel.legal_moves(state)
-        game = kernel.sho
-        started = time.perf_counter()
-        for move in moves:
-            after = kernel.play(state, move)
-            if after.is_terminal() and after.returns()[seat] >= game.max_utility:
-                return SearchResult(move, 1.0, 0, time.perf_counter() - started)
-        if work <= 0 and seconds <= 0:
-            work = 10_000
-        visits = np.zeros(len(moves), dtype=np.int64)
-        values = np.zeros(len(moves), dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        low = game.min_utility
-        scale = 1.0 / (game.max_utility - game.min_utility)
-        index = jit.mcts(
-            kernel.encode(state),
-            work,
-            float(seconds),
-            self.c,
-            np.uint64(self.rng.integers(0, 2**63)),
-            low,
-            scale,
-            kernel.cfg,
-            kernel.reach,
-            kernel._work,
-            visits,
-            values,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(values[index]),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
-            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
-        )
+        root = kernel.encode(state)
+        index, tree = jit.mcts(
+            root, codes, *budget, kernel.cfg, kernel.reach, kernel._work, self.tree(budget.simulations, root),
+            *out,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:

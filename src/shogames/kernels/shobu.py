@@ -15,16 +15,16 @@ argument of the compiled functions, so one compiled kernel serves them all.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult, single_root_move
+from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -33,11 +33,6 @@ Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _HOMEBOARDS = ((2, 3), (0, 1))  # Black owns BD and BL; White owns WD and WL
 _LIGHT = (False, True, False, True)  # WD dark, WL light, BD dark, BL light
-
-DEFAULT_ALPHABETA_NODES = 1_000_000
-"""Alpha-beta's node budget per search when neither nodes nor seconds are given."""
-DEFAULT_MCTS_SIMULATIONS = 10_000
-"""MCTS's simulations per search when neither simulations nor seconds are given."""
 
 
 def build_rules() -> Rules:
@@ -201,39 +196,30 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return int(count)
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64]
-    ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.shobu.new_initial_state()
-        returns = np.zeros((games, 2), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
+        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0
+    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
+        first = self.encode(start if start is not None else self.shobu.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        record = np.zeros((record_rows, self.max_turns + 1 if record_rows else 0), dtype=np.int64)
+        batch = playout_batch(
             games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.max_turns,
-            self.no_turn_pass,
-            self.rules,
-            returns,
-            plies,
-            record,
+            2,
+            lambda returns, plies: jit.random_playouts(
+                first, games, stream, self.max_turns, self.no_turn_pass, self.rules, returns, plies, record
+            ),
         )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+        return batch, record
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+        return self._playouts(games, seed, start)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShobuMove]:
         """The turns of game ``index`` of :meth:`random_playouts` with this seed and start."""
-        first = start if start is not None else self.shobu.new_initial_state()
-        record = np.zeros((index + 1, self.max_turns + 1), dtype=np.int64)
-        batch = self._playouts(index + 1, seed, first, record)
-        return [self.decode_move(int(code)) for code in record[index, : int(batch.plies[index])]]
+        batch, record = self._playouts(index + 1, seed, start, index + 1)
+        return moves_by_code(self, record[index, : int(batch.plies[index])])
 
     # --- Searches ------------------------------------------------------------------------------------
 
@@ -257,14 +243,13 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return self._moves[:count].copy()
 
 
-class ShobuAlphaBeta(Searcher[ShobuMove]):
-    """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
+class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
+    """Compiled negamax alpha-beta (:class:`~shogames.kernels._search.CompiledAlphaBeta`) for Shobu.
 
-    The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values, win discount, root
-    handling), compiled: the table is always-replace with the full position as its key (no false hits);
-    moves are ordered by the table's move, then the history heuristic (lazily sorted). The table and the
-    history are kept between searches (cleared by :meth:`reset`); entries of an earlier search only
-    order moves, they never cut.
+    A transposition table, always-replace with the full position as its key (no false hits); moves
+    ordered by the table's move, then the history heuristic (lazily sorted). The table and the history
+    are kept between searches (cleared by :meth:`reset`); entries of an earlier search only order
+    moves, they never cut.
 
     Args:
         kernel: the Shobu kernel.
@@ -276,11 +261,7 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
     def __init__(
         self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ):
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        self.kernel = kernel
-        self.depth = depth
-        self.rng = np.random.default_rng(seed) if seed is not None else None
+        super().__init__(kernel, seed=seed, depth=depth)
         size = 1 << table_bits
         self._tt_keys = np.zeros((size, 3), dtype=np.uint64)
         self._tt_info = np.zeros(size, dtype=np.int64)
@@ -295,121 +276,57 @@ class ShobuAlphaBeta(Searcher[ShobuMove]):
         self._history[:] = 0
         self._generation = 0
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
-        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes)."""
-        codes = self.kernel.root_codes(state)
-        if self.rng is not None:
-            self.rng.shuffle(codes)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_ALPHABETA_NODES
-        return self._search(state, codes, self.depth, work, seconds)
+    def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
+        """The legal turns' codes, from the compiled generator."""
+        return self.kernel.root_codes(state)
 
-    def value_of(self, state: State[Any], move: ShobuMove, *, depth: int) -> float:
-        """``move``'s value at ``state``, ``depth`` decisions deep, with ``move`` alone at the root."""
-        code = single_root_move(self.kernel, state, move, depth)
-        return self._search(state, code, depth, 0, 0.0).value
-
-    def _search(
-        self, state: State[Any], codes: NDArray[np.int64], depth: int, work: int, seconds: float
-    ) -> SearchResult[ShobuMove]:
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._shobu_jit.alphabeta`)."""
         kernel = self.kernel
         self._generation = (self._generation + 1) & 0xFFFFFF
-        black, white, seat, turns, winner = kernel._scalars(state)
-        scores = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        started = time.perf_counter()
         index, value = jit.alphabeta(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            codes,
-            depth,
-            work,
-            float(seconds),
-            kernel.max_turns,
-            kernel.no_turn_pass,
-            kernel.rules,
-            self._tt_keys,
-            self._tt_info,
-            self._tt_value,
-            self._history,
-            self._generation,
-            scores,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        moves = [kernel.decode_move(int(code)) for code in codes]
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(value),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            depth=int(stats[1]),
-            scores={move: float(score) for move, score in zip(moves, scores, strict=True)},
-        )
+            *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
+            kernel.rules, self._tt_keys, self._tt_info, self._tt_value, self._history, self._generation, *out,
+        )  # fmt: skip
+        return int(index), float(value)
 
 
-class ShobuMCTS(Searcher[ShobuMove]):
-    """Compiled UCT with the evaluation in place of rollouts (Lorentz 2016), as ``mcts:rollout=0``.
+class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
+    """Compiled UCT for Shobu (:class:`~shogames.kernels._search.CompiledMCTS`).
 
-    A move that clears a board at once is played without searching (decisive moves). The tree is built
-    afresh for each search.
-
-    Args:
-        kernel: the Shobu kernel.
-        seed: the seed of the per-node move orders; ``None`` draws one.
-        c: the exploration constant of UCB1 (values scaled to 0..1).
+    No chance; a turn that clears a board of the opponent's is the win played at once, found in
+    compiled code.
     """
 
-    def __init__(self, kernel: ShobuKernel, *, seed: int | None = None, c: float = 1.0):
-        self.kernel = kernel
-        self.c = c
-        self.rng = np.random.default_rng(seed)
+    width = 64
+    capacity = 1 << 16
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShobuMove]:
-        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations)."""
+    def root_moves(self, state: State[Any]) -> tuple[list[ShobuMove], NDArray[np.int64]]:
+        """The legal turns and their codes, from the compiled generator.
+
+        Raises:
+            ValueError: the game is over.
+        """
+        codes = self.kernel.root_codes(state)
+        return [self.kernel.decode_move(int(code)) for code in codes], codes
+
+    def winning_move(self, state: State[Any], moves: list[ShobuMove], codes: NDArray[np.int64]) -> int:
+        """The first turn that clears a board of the opponent's, found in compiled code, or -1."""
+        black, white, seat, _, _ = self.kernel._scalars(state)
+        return int(jit.decisive(black, white, seat, self.kernel.rules, codes, codes.shape[0]))
+
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
+        """The compiled loop (:func:`shogames.kernels._shobu_jit.mcts`)."""
         kernel = self.kernel
-        codes = kernel.root_codes(state)
-        black, white, seat, turns, winner = kernel._scalars(state)
-        moves = [kernel.decode_move(int(code)) for code in codes]
-        started = time.perf_counter()
-        winning = jit.decisive(black, white, seat, kernel.rules, codes, codes.shape[0])
-        if winning >= 0:
-            return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_MCTS_SIMULATIONS
-        visits = np.zeros(codes.shape[0], dtype=np.int64)
-        values = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        seed = np.uint64(self.rng.integers(0, 2**63))
-        index = jit.mcts(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            work,
-            float(seconds),
-            self.c,
-            seed,
-            kernel.max_turns,
-            kernel.no_turn_pass,
-            kernel.rules,
-            visits,
-            values,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(values[index]),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
-            visits={move: int(count) for move, count in zip(moves, visits, strict=True) if count},
-        )
+        tree = self.tree(budget.simulations, np.zeros(5, dtype=np.uint64))
+        index, tree = jit.mcts(
+            *kernel._scalars(state), codes, *budget, kernel.max_turns, kernel.no_turn_pass, kernel.rules,
+            tree, *out,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShobuKernel:

@@ -6,21 +6,21 @@ for move (``tests/test_kernel_shogammon.py``). The state is one int64 array and 
 and colour) is built here from the rules and given to the compiled functions as arguments, which is what
 lets a test build a kernel with a broken rule.
 
-Settings covered: every die map (the presets and ``custom``), ``strict_dice``, ``opening_roll``
-(``black`` and ``backgammon``), ``point_capture`` (``sequential`` and ``simultaneous``), ``drop_stack``
-and ``max_turns``: all five presets. With ``repetition=fourfold`` (a draw at the fourth repetition,
-which needs the history of positions) :func:`make_kernel` returns ``None``.
+Settings covered: all of them. Every die map (the presets and ``custom``), ``strict_dice``,
+``opening_roll`` (``black`` and ``backgammon``), ``point_capture`` (``sequential`` and
+``simultaneous``), ``drop_stack``, ``max_turns`` and ``repetition`` (``none``, and ``fourfold``: a
+draw the fourth time a position stands at the start of a turn, judged on a history of 64-bit hashes of
+those positions); all five presets.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
+from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
@@ -31,6 +31,7 @@ from shogames.games.shogammon import (
     ShogammonState,
 )
 from shogames.kernels import _shogammon_jit as jit
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
@@ -65,6 +66,10 @@ SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
 """Each kind's sliding directions for Black."""
 
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
+KNOWN_POSITIONS = 100_000
+"""repetition=fourfold: the positions whose hashes a kernel remembers before it starts afresh."""
+Standing = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+"""What a repetition compares (the reference's history entries): lower and upper boards, hands, side."""
 
 
 def build_geometry(
@@ -103,8 +108,19 @@ def build_geometry(
 
 
 def covers(game: ShogammonGame) -> bool:
-    """Whether the kernel plays ``game``'s settings (everything but ``repetition=fourfold``)."""
-    return not game.fourfold
+    """Whether the kernel plays ``game``'s settings: every setting is covered."""
+    return isinstance(game, ShogammonGame)
+
+
+def history_room(game: ShogammonGame) -> int:
+    """How many positions the kernel's history holds (``repetition=fourfold``; 0 without it).
+
+    One per turn and one more with a turn cap; a million without one (a random game can run longer
+    than that: the kernel then says its history is full).
+    """
+    if not game.fourfold:
+        return 0
+    return game.max_turns + 2 if game.max_turns > 0 else 1 << 20
 
 
 def config(game: ShogammonGame) -> NDArray[np.int64]:
@@ -117,6 +133,8 @@ def config(game: ShogammonGame) -> NDArray[np.int64]:
     cfg[jit.C_SIMULTANEOUS] = game.simultaneous
     cfg[jit.C_DROP_STACK] = game.drop_stack
     cfg[jit.C_MAX_TURNS] = game.max_turns
+    cfg[jit.C_FOURFOLD] = game.fourfold
+    cfg[jit.C_HISTORY_ROOM] = history_room(game)
     return cfg
 
 
@@ -137,7 +155,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self.steps, self.rays = build_geometry() if geometry is None else geometry
         self.worth = np.array(PIECE_WORTH, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
-        self._work = np.zeros(jit.WORK_SIZE, dtype=np.int64)
+        self._work = np.zeros(jit.WORK_SIZE + history_room(game), dtype=np.int64)
+        # repetition=fourfold: the hash of each position met in a history, and back.
+        self._hashes: dict[Standing, int] = {}
+        self._standings: dict[int, Standing] = {}
 
     # --- Conversions ---------------------------------------------------------------------------------
 
@@ -147,7 +168,11 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`)."""
+        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`).
+
+        With ``repetition=fourfold`` the state's history goes into the kernel's work array, where the
+        next compiled call finds it.
+        """
         s = self._check(state)
         st = np.zeros(jit.SIZE, dtype=np.int64)
         st[jit.LOWER : jit.LOWER + 81] = s._lower
@@ -160,21 +185,75 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         st[jit.TURNS] = s._turns
         st[jit.PLY] = s._ply
         st[jit.WINNER] = -1 if s._winner is None else s._winner
+        st[jit.END] = s._end == "repetition"
+        if self.shogammon.fourfold:
+            if len(self._hashes) > KNOWN_POSITIONS:
+                self._hashes.clear()  # what decode needs next is hashed again just below
+                self._standings.clear()
+            history = s._history
+            if len(history) > self.cfg[jit.C_HISTORY_ROOM]:
+                raise ValueError(
+                    f"the Shogammon kernel holds {self.cfg[jit.C_HISTORY_ROOM]} positions of history"
+                )
+            hashes = [self._hash(cast("Standing", standing)) for standing in history]
+            self._work[jit.W_HISTORY : jit.W_HISTORY + len(hashes)] = hashes
+            st[jit.HISTORY] = len(hashes)
+            st[jit.LAST_HASH] = hashes[-1] if hashes else 0
         return st
 
+    def _hash(self, standing: Standing) -> int:
+        """The kernel's hash of a position of a history (``_shogammon_jit.standing_hash``)."""
+        known = self._hashes.get(standing)
+        if known is None:
+            lower, upper, hands, side = standing
+            row = np.zeros(jit.SIZE, dtype=np.int64)
+            row[jit.LOWER : jit.LOWER + 81] = lower
+            row[jit.UPPER : jit.UPPER + 81] = upper
+            row[jit.HANDS : jit.HANDS + 16] = hands
+            row[jit.SIDE] = side
+            known = self._hashes[standing] = int(jit.standing_hash(row))
+            self._standings[known] = standing
+        return known
+
     def decode(self, array: NDArray[Any]) -> ShogammonState:
-        """The reference state of a state array."""
+        """The reference state of a state array.
+
+        With ``repetition=fourfold`` its history is read from the kernel's work array, so decode an
+        array before the next call of the kernel (as :meth:`play` does).
+
+        Raises:
+            ValueError: the history holds a position the kernel has not seen (an array of an earlier call).
+        """
         st = [int(v) for v in array]
         n = st[jit.NDICE]
+        board = tuple(st[jit.LOWER : jit.LOWER + 81]), tuple(st[jit.UPPER : jit.UPPER + 81])
+        hands = tuple(st[jit.HANDS : jit.HANDS + 16])
+        history: tuple[Standing, ...] = ()
+        end = None
+        if self.shogammon.fourfold:
+            self._hash((*board, hands, st[jit.SIDE]))  # the position itself may be the history's newest
+            try:
+                history = tuple(
+                    self._standings[int(h)]
+                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
+                )
+            except KeyError:
+                raise ValueError("the array's history of positions is not the kernel's last one") from None
+            if st[jit.END] and not history:
+                end = "repetition"  # a position read from text, ended by a repetition
+            elif n == 0 and st[jit.WINNER] < 0 and history:
+                history = history[:-1]  # the reference adds the position standing at the turn's start
         return ShogammonState(
             self.shogammon,
-            lower=tuple(st[jit.LOWER : jit.LOWER + 81]),
-            upper=tuple(st[jit.UPPER : jit.UPPER + 81]),
-            hands=tuple(st[jit.HANDS : jit.HANDS + 16]),
+            lower=board[0],
+            upper=board[1],
+            hands=hands,
             side=st[jit.SIDE],
             dice=tuple(st[jit.DIE0 : jit.DIE0 + n]),
             turns=st[jit.TURNS],
             ply=st[jit.PLY],
+            history=history,
+            end=end,
         )
 
     def encode_move(self, move: ShogammonMove) -> int:
@@ -233,6 +312,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
         return (value, -value)
 
+    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
+        """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
+        return ShogammonAlphaBeta(self, seed=seed, depth=depth)
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
         """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
         return ShogammonMCTS(self, seed=seed, c=c)
@@ -252,121 +335,87 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         )
 
     def _playouts(
-        self,
-        games: int,
-        seed: int,
-        start: State[Any] | None,
-        record: NDArray[np.int64],
-        record_from: int = 0,
-    ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.shogammon.new_initial_state()
-        returns = np.zeros((games, 2), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
-            games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.cfg,
-            self.steps,
-            self.rays,
-            returns,
-            plies,
-            record,
-            record_from,
-            self._work,
+        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0, record_from: int = 0
+    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
+        first = self.encode(start if start is not None else self.shogammon.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        record = np.zeros(
+            (record_rows, self.shogammon.max_game_length + 1 if record_rows else 0), dtype=np.int64
         )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+        cfg, steps, rays, work = self.cfg, self.steps, self.rays, self._work
+        batch = playout_batch(
+            games,
+            2,
+            lambda returns, plies: jit.random_playouts(
+                first, games, stream, cfg, steps, rays, returns, plies, record, record_from, work
+            ),
+        )
+        return batch, record
 
     def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
         """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+        return self._playouts(games, seed, start)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShogammonMove]:
         """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
-        first = start if start is not None else self.shogammon.new_initial_state()
-        record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)  # game ``index`` only
-        batch = self._playouts(index + 1, seed, first, record, index)
-        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+        batch, record = self._playouts(index + 1, seed, start, 1, index)  # game ``index`` only
+        return moves_by_code(self, record[0, : int(batch.plies[index])])
 
 
-class ShogammonMCTS(Searcher[ShogammonMove]):
-    """Compiled UCT for Shogammon: sampled rolls, the evaluation at the leaves.
+class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
+    """Compiled expectiminimax for Shogammon (:class:`~shogames.kernels._search.CompiledAlphaBeta`).
 
-    The search of ``mcts:rollout=0`` (``shogames.agents.mcts``): every node sums both seats' values,
-    the side to move selects by its own mean scaled to 0..1, a roll is drawn with its exact probability,
-    and a move that takes the king at once is played without searching. The tree is built afresh for
-    each search.
-
-    Args:
-        kernel: the Shogammon kernel.
-        seed: the seed of the move orders and the rolls drawn; ``None`` draws one.
-        c: the exploration constant of UCB1.
+    The ``alphabeta`` agent's search of a game with dice (Michie 1966; Ballard 1983): at a roll, the
+    probability-weighted mean of the 21 rolls (or the 30 opening rolls), each searched with a full
+    window; alpha-beta at the moves, the sign flipping only where the side changes (a turn is one or
+    two moves); depth counts moves, not rolls (a roll with no play that brings another roll counts one).
+    Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
+    :meth:`reset`). No transposition table yet.
     """
 
-    def __init__(self, kernel: ShogammonKernel, *, seed: int | None = None, c: float = 1.0) -> None:
-        self.kernel = kernel
-        self.c = c
-        self.rng = np.random.default_rng(seed)
+    chance_hint = "roll the dice first"
 
-    def search(
-        self, state: State[Any], *, work: int = 0, seconds: float = 0.0
-    ) -> SearchResult[ShogammonMove]:
-        """Run ``work`` simulations or for ``seconds`` (with neither: 10,000 simulations).
+    def __init__(self, kernel: ShogammonKernel, *, seed: int | None = None, depth: int = 64) -> None:
+        super().__init__(kernel, seed=seed, depth=depth)
+        self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
 
-        Raises:
-            ValueError: the game is over, or the dice (not a side) are to move.
-        """
+    def reset(self) -> None:
+        """Clear the history heuristic."""
+        self._history[:] = 0
+
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._shogammon_jit.alphabeta`)."""
         kernel = self.kernel
-        seat = state.to_move
-        if seat is None:
-            raise ValueError("no legal moves: the game is over")
-        if seat < 0:
-            raise ValueError("the searcher chooses a side's move; roll the dice first")
-        moves = kernel.legal_moves(state)
-        game = kernel.shogammon
-        started = time.perf_counter()
-        for move in moves:
-            after = kernel.play(state, move)
-            if after.is_terminal() and after.returns()[seat] >= game.max_utility:
-                return SearchResult(move, 1.0, 0, time.perf_counter() - started)
-        if work <= 0 and seconds <= 0:
-            work = 10_000
-        visits = np.zeros(len(moves), dtype=np.int64)
-        values = np.zeros(len(moves), dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        low = game.min_utility
-        scale = 1.0 / (game.max_utility - game.min_utility)
-        index = jit.mcts(
-            kernel.encode(state),
-            work,
-            float(seconds),
-            self.c,
-            np.uint64(self.rng.integers(0, 2**63)),
-            low,
-            scale,
-            kernel.cfg,
-            kernel.steps,
-            kernel.rays,
-            kernel.worth,
-            kernel._work,
-            visits,
-            values,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move=moves[int(index)],
-            value=float(values[index]),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
-            visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
-        )
+        index, value = jit.alphabeta(
+            kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.steps, kernel.rays,
+            kernel.worth, kernel._work, self._history, *out,
+        )  # fmt: skip
+        return int(index), float(value)
+
+
+class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
+    """Compiled UCT for Shogammon (:class:`~shogames.kernels._search.CompiledMCTS`).
+
+    A roll (or the backgammon opening roll) is sampled with its exact chance; taking the king is the
+    win played at once.
+    """
+
+    chance_hint = "roll the dice first"
+
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
+        """The compiled loop (:func:`shogames.kernels._shogammon_jit.mcts`)."""
+        kernel = self.kernel
+        root = kernel.encode(state)
+        index, tree = jit.mcts(
+            root, codes, *budget, kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work,
+            self.tree(budget.simulations, root), *out,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShogammonKernel | None:

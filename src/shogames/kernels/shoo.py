@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, Searcher, SearchResult
-from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
     ShooGame,
     ShooMove,
@@ -32,6 +32,7 @@ from shogames.games.shoo import (
     _HushContext,
 )
 from shogames.kernels import _shoo_jit as jit
+from shogames.kernels._search import CompiledAlphaBeta, Limits, Scores
 
 SIZE = 9
 """The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
@@ -414,7 +415,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
-class ShooAlphaBeta(Searcher[ShooMove]):
+class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
     """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
 
     The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values for the searching
@@ -432,14 +433,13 @@ class ShooAlphaBeta(Searcher[ShooMove]):
         table_bits: the table has ``2 ** table_bits`` entries (about 120 bytes each).
     """
 
+    chance_hint = "play the toss first"
+
     def __init__(
         self, kernel: ShooKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ) -> None:
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        self.kernel = kernel
+        super().__init__(kernel, seed=seed, depth=depth)
         self.depth = min(depth, jit.MAX_PLY - 2)
-        self.rng = np.random.default_rng(seed) if seed is not None else None
         size = 1 << table_bits
         self._tt_keys = np.zeros((size, jit.TT_WORDS), dtype=np.int64)
         self._tt_info = np.zeros(size, dtype=np.int64)
@@ -455,60 +455,21 @@ class ShooAlphaBeta(Searcher[ShooMove]):
         self._history[:] = 0
         self._generation = 0
 
-    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[ShooMove]:
-        """Deepen until ``depth``, ``work`` nodes or ``seconds`` (with neither: 1,000,000 nodes).
-
-        Raises:
-            ValueError: the game is over, or the toss (chance) is to come.
-        """
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
+    ) -> tuple[int, float]:
+        """The compiled search (:func:`shogames.kernels._shoo_jit.alphabeta`)."""
         kernel = self.kernel
-        if state.to_move is None:
-            raise ValueError("no legal moves: the game is over")
-        if state.to_move == CHANCE:
-            raise ValueError("the searcher chooses a seat's move; play the toss first")
-        moves = kernel.legal_moves(state)
-        codes = np.array([kernel.encode_move(move) for move in moves], dtype=np.int64)
-        if self.rng is not None:
-            self.rng.shuffle(codes)
-        if work <= 0 and seconds <= 0:
-            work = DEFAULT_ALPHABETA_NODES
         self._generation = (self._generation + 1) & 0xFFFFFF
         flat = kernel._encoded(state)
         start = flat[: jit.SIZE].copy()
         rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
-        scores = np.zeros(codes.shape[0], dtype=np.float64)
-        stats = np.zeros(2, dtype=np.int64)
-        started = time.perf_counter()
         index, value = jit.alphabeta(
-            start,
-            rows,
-            codes,
-            self.depth,
-            work,
-            float(seconds),
-            kernel.cfg,
-            kernel.neigh,
-            kernel.rays,
-            kernel.areas,
-            self._tt_keys,
-            self._tt_info,
-            self._tt_move,
-            self._tt_value,
-            self._history,
-            self._generation,
-            scores,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        ordered = [kernel.decode_move(int(code)) for code in codes]
-        return SearchResult(
-            move=ordered[int(index)],
-            value=float(value),
-            nodes=int(stats[0]),
-            seconds=elapsed,
-            depth=int(stats[1]),
-            scores={move: float(score) for move, score in zip(ordered, scores, strict=True)},
-        )
+            start, rows, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg, kernel.neigh, kernel.rays,
+            kernel.areas, self._tt_keys, self._tt_info, self._tt_move, self._tt_value, self._history,
+            self._generation, *out,
+        )  # fmt: skip
+        return int(index), float(value)
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:
