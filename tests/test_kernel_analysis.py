@@ -115,3 +115,32 @@ def test_cli_analyse_names_its_engine(tmp_path: Path) -> None:
 
     assert values(compiled.output) == values(reference.output)  # the best move may differ among equals
     assert len(values(compiled.output)) == len(record.moves)
+
+
+def test_numbers_too_large_for_the_kernel_go_to_the_reference() -> None:
+    """Found by the server fuzz test: a 121-digit max_turns made the analysis overflow the kernel (a 500)."""
+    from shogames.core.kernel import fast_perft, unavailable_reason
+    from shogames.records import start_position_text, start_record
+
+    huge = shogames.make("shobu", max_turns=31 * 10**119)
+    assert huge.kernel is None and "max_turns" in unavailable_reason(huge)
+    made = start_record(huge, ["a", "b"])
+    state = huge.new_initial_state()
+    for move in state.legal_moves()[:1]:
+        made.add_move(state.move_to_text(move))
+    assert len(analyse_record(made, depth=1, nodes=0)) == 1
+    # A position text may hold a 29-digit ply: the reference reads it, the kernel's int64 cannot.
+    sho = shogames.make("sho")
+    far = sho.state_from_text("- 9/9/9 0/0/0 1 throw - 0 - 0 " + str(10**29))
+    assert sho.kernel is not None and not sho.kernel.holds(far)
+    assert sho.kernel.holds(sho.new_initial_state())
+    assert fast_perft(far, 1) == 21
+    start = start_record(sho, ["a", "b", "c"], position=start_position_text(far))
+    after, decisions, rng = far, 0, random.Random(2)
+    while decisions < 2 and not after.is_terminal():  # random: the first outcome may repeat forever
+        decisions += after.to_move != CHANCE
+        move = rng.choice(after.legal_moves())
+        start.add_move(after.move_to_text(move))
+        after = after.play(move)
+    assert decisions >= 1
+    assert len(analyse_record(start, depth=1, nodes=0)) == decisions

@@ -262,3 +262,13 @@ def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestCl
         budget = answer.json()["budget"]
         assert budget["kernel"] == (kernel_analyser(game, 1) is not None)
         assert budget["depth"] == (8 if budget["kernel"] else 2)
+
+
+def test_the_analysis_of_a_game_too_long_for_the_kernel(client: TestClient) -> None:
+    """The server fuzz test's case: a record whose max_turns has 121 digits was a 500 (kernel overflow)."""
+    game = shogames.make("shobu", max_turns=31 * 10**119)
+    made = start_record(game, ["a", "b"])
+    made.add_move(game.new_initial_state().move_to_text(game.new_initial_state().legal_moves()[0]))
+    answer = client.post("/api/analysis", json={"record": write_record(made)})
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["budget"]["kernel"] is False and len(answer.json()["moves"]) == 1

@@ -8,7 +8,8 @@ Where the game has a compiled kernel with an alpha-beta searcher (:attr:`Game.ke
 <shogames.core.protocol.Game.kernel>`), the analysis searches with it: at each position it deepens within
 the budget to find the best move, then values the best move and the move played alone at the root to the
 depth that search completed (:meth:`Searcher.value_of <shogames.core.kernel.Searcher.value_of>`), so both
-values are exact at one depth. Elsewhere (or with ``kernel=False``) the analysing agent is the reference
+values are exact at one depth. Elsewhere (with ``kernel=False``, or at a position whose counts are too large
+for the kernel's integers) the analysing agent is the reference
 :class:`~shogames.agents.AlphaBetaAgent`, which values every legal move exactly (``exact_root``). Nothing
 here names a game.
 """
@@ -113,6 +114,7 @@ def analyse_record(
     """
     game_replay = replay(record)
     searcher = kernel_analyser(game_replay.game, depth) if kernel else None
+    compiled = game_replay.game.kernel
     agent = AlphaBetaAgent(seed=0, depth=depth, nodes=nodes, seconds=seconds)
     agent.exact_root = True
     names = game_replay.game.player_names
@@ -121,7 +123,7 @@ def analyse_record(
     for done, (state, move) in enumerate(pairs, start=1):
         mover = state.to_move
         if mover is not None and mover != CHANCE:
-            if searcher is not None:
+            if searcher is not None and compiled is not None and compiled.holds(state):
                 played_value, best, best_value, _ = analyse_with_kernel(
                     searcher, state, move, nodes=nodes, seconds=seconds
                 )

@@ -53,6 +53,11 @@ KERNELS_ENV: str = "SHOGAMES_KERNELS"
 """Environment variable: set it to ``0`` to turn every kernel off (``Game.kernel`` is then ``None``)."""
 
 
+INT_LIMIT: int = 2**62
+"""A game whose settings hold an integer this large or larger (``max_turns``) gets no kernel: the kernels
+count in 64-bit integers, and a cap that large is never reached anyway, so the reference loses nothing."""
+
+
 class KernelUnavailableError(SettingsError):
     """A kernel was asked for (a kernel agent, ``--kernel``) where the game has none here."""
 
@@ -261,6 +266,19 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         """
         return None
 
+    def holds(self, state: State[MoveT]) -> bool:
+        """Whether the kernel's 64-bit integers can hold ``state``.
+
+        Position texts may carry counts of up to 30 digits (a ply, a turn number), and the reference
+        holds them as Python integers; the kernel's arrays hold numbers below ``2**63``. Callers that take
+        positions from users ask first, and use the reference where this is ``False``.
+        """
+        try:
+            self.encode(state)
+        except OverflowError:
+            return False
+        return True
+
     def warm_up(self) -> float:
         """Compile (or load from the cache) every compiled function now; returns the seconds it took."""
         started = time.perf_counter()
@@ -315,6 +333,14 @@ def load_kernel(game: Game[Any]) -> Kernel[Any, Any] | None:
     except ImportError as error:
         _UNAVAILABLE[game.id] = f"the {game.name} kernel cannot be loaded: {error}"
         return None
+    too_large = [
+        name for name, value in game.settings.items() if isinstance(value, int) and abs(value) >= INT_LIMIT
+    ]
+    if too_large:
+        _UNAVAILABLE[game.id] = (
+            f"the {game.name} kernel holds numbers below 2**62; the setting {too_large[0]} is larger"
+        )
+        return None
     factory: KernelFactory = module.make_kernel
     kernel = factory(game)
     if kernel is None:
@@ -347,7 +373,7 @@ def fast_perft(state: State[Any], depth: int, *, bulk: bool = True) -> int:
     Without a kernel, ``bulk=False`` is not available (the reference always bulk-counts).
     """
     kernel = state.game.kernel
-    if kernel is not None:
+    if kernel is not None and kernel.holds(state):
         return kernel.perft(state, depth, bulk=bulk)
     from shogames.core.perft import perft
 
@@ -357,7 +383,7 @@ def fast_perft(state: State[Any], depth: int, *, bulk: bool = True) -> int:
 def fast_perft_divide(state: State[Any], depth: int, *, bulk: bool = True) -> list[tuple[str, int]]:
     """:func:`~shogames.core.perft_divide` counted with the game's kernel where it has one."""
     kernel = state.game.kernel
-    if kernel is None:
+    if kernel is None or not kernel.holds(state):
         from shogames.core.perft import perft_divide
 
         return perft_divide(state, depth)
