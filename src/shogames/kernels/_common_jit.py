@@ -177,32 +177,37 @@ def root_record(iteration, done, index, value, alpha, best):
 
 
 @njit(cache=True)
-def root_order(iteration, root_scores):
+def root_order(iteration, root_scores, order, within_order):
     """After a completed iteration: keep its scores and give the next iteration's order, best first.
 
-    A stable sort keeps the given order among equal values.
+    A stable sort keeps, among equal values, the root moves' given order, or with ``within_order``
+    the order of the iteration just searched (``order``).
     """
     root_scores[:] = iteration
+    if within_order:
+        return order[np.argsort(-iteration[order], kind="mergesort")]
     return np.argsort(-iteration, kind="mergesort")
 
 
 @njit(cache=True)
 def end_iteration(
     aborted, order, done, iteration, root_scores, best_index, best_value, iteration_best, alpha, depth,
-    completed,
+    completed, within_order=False,
 ):  # fmt: skip
     """The root's bookkeeping after an iteration of iterative deepening (completed or ``aborted``).
 
     Returns (the next order, the best move's index, its value, the depth completed, whether to stop):
     an aborted iteration keeps the previous best unless a move searched since beat it
-    (:func:`better_after_abort`); a completed one gives its best and stops on a forced result.
+    (:func:`better_after_abort`); a completed one gives its best (the next order by
+    :func:`root_order`, ties as ``within_order`` says) and stops on a forced result.
     """
     if aborted:
         index, value, changed = better_after_abort(order, done, iteration, best_index)
         if changed:
             return order, index, value, completed, True
         return order, best_index, best_value, completed, True
-    return root_order(iteration, root_scores), iteration_best, alpha, depth, abs(alpha) > 0.99
+    next_order = root_order(iteration, root_scores, order, within_order)
+    return next_order, iteration_best, alpha, depth, abs(alpha) > 0.99
 
 
 @njit(cache=True)
