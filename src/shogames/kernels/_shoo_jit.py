@@ -1144,3 +1144,71 @@ def alphabeta(
     stats[0] = ctx[C_NODES]
     stats[1] = completed
     return best_index, best_value
+
+
+# --- MCTS ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mcts(
+    start, start_hist, root_moves, simulations, seconds, c, seed, low, scale, path_length, cfg, neigh, rays,
+    areas, tree, visits_out, values_out, stats,
+):  # fmt: skip
+    """UCT with the evaluation at the leaves, from a root that is not over (``_common_jit``'s tree).
+
+    The search of the ``mcts:rollout=0`` agent, compiled: each node sums both seats' values and the
+    seat to move selects by its own mean (scaled to 0..1 by ``low`` and ``scale``); a decision node
+    tries its moves in a shuffled order, one new child per simulation. There is no chance node: the
+    toss, Shoo's only chance, comes before any root a seat searches from. Stops after
+    ``simulations`` (0: no limit) or ``seconds`` (0: no limit, the clock read every 256 simulations).
+
+    ``start_hist`` is the root's history rows. A node's position is its state array, then the history
+    row it ends with, so the history of the line to a node is put back (:func:`restore_history`)
+    before a move is played there and the third-repetition draw is judged as in the game. Lines are
+    at most ``path_length`` plies. Fills ``visits_out`` and ``values_out`` (the mover's mean) per move
+    of ``root_moves`` and ``stats`` with (simulations, nodes). ``tree`` is the room for the tree
+    (``_common_jit.new_tree``, positions of :data:`SIZE` + :data:`KEY_WORDS` int64); returns the index
+    of the most visited root move (ties: the better mean) and the tree's arrays for the next search.
+    """
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, path_length, simulations, seconds, c, seed, low, scale
+    )
+    rows = start_hist.shape[0]
+    hist = np.zeros((rows + path_length + 2, KEY_WORDS), dtype=np.int64)
+    hist[:rows] = start_hist
+    st = start.copy()
+    pending = np.zeros(SIZE + KEY_WORDS, dtype=np.int64)
+    while True:
+        count, mode, mover = 0, common.TERMINAL, 0
+        if st[END] == END_NONE:  # never the toss: it comes only before the root (a seat to move)
+            count = legal_moves(st, cfg, neigh, rays, areas, moves)
+            mode, mover = common.DECISION, seat_to_move(st)
+        value[0] = evaluate(st, areas)  # the returns where the game is over
+        value[1] = -value[0]
+        pending[:SIZE] = st
+        if st[NHIST] > 0:
+            pending[SIZE:] = hist[st[NHIST] - 1]
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, mover, value, rng
+        )
+        if move < 0:
+            break
+        st[:] = pending[:SIZE]
+        restore_history(tree[3], path, counts[common.DEPTH], hist)
+        play(st, move, cfg, neigh, areas, hist)
+    return common.finish(tree, counts, root_moves, seat_to_move(start), visits_out, values_out, stats)
+
+
+@njit(cache=True)
+def restore_history(positions, path, depth, hist):
+    """Put the history of the line from the root to ``path[depth]`` back in ``hist``.
+
+    Each node keeps the history row it ends with; a move pushes one row and a HUSH takes back at most
+    the row of the move it hushes, so writing each node's row, root first, gives the line's history
+    (rows the line never reached keep the root's).
+    """
+    for i in range(depth + 1):
+        row = positions[path[i]]
+        nh = row[NHIST]
+        if nh > 0:
+            hist[nh - 1] = row[SIZE:]

@@ -31,8 +31,9 @@ from shogames.games.shoo import (
     _History,
     _HushContext,
 )
+from shogames.kernels import _common_jit as common
 from shogames.kernels import _shoo_jit as jit
-from shogames.kernels._search import CompiledAlphaBeta, Limits, Scores
+from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 SIZE = 9
 """The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
@@ -351,6 +352,10 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         """The compiled alpha-beta searcher (:class:`ShooAlphaBeta`)."""
         return ShooAlphaBeta(self, seed=seed, depth=depth)
 
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShooMCTS:
+        """The compiled MCTS searcher (:class:`ShooMCTS`)."""
+        return ShooMCTS(self, seed=seed, c=c)
+
     # --- Whole loops ---------------------------------------------------------------------------------
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
@@ -470,6 +475,34 @@ class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
             self._generation, *out,
         )  # fmt: skip
         return int(index), float(value)
+
+
+class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
+    """Compiled UCT for Shoo (:class:`~shogames.kernels._search.CompiledMCTS`).
+
+    No chance node: the toss, Shoo's only chance, comes before any root a seat searches from; the
+    toss winner's choice is an ordinary decision. Each node keeps the history row it ends with, so
+    every line is searched with its own history and the third-repetition draw is judged as in the
+    game. A move that wins at once is played unsearched.
+    """
+
+    chance_hint = "play the toss first"
+    width = 64
+
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
+        """The compiled loop (:func:`shogames.kernels._shoo_jit.mcts`)."""
+        kernel = self.kernel
+        flat = kernel._encoded(state)
+        start = flat[: jit.SIZE].copy()
+        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        path_length = min(kernel.shoo.max_game_length + 2, common.PATH_LENGTH)
+        tree = self.tree(budget.simulations, np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64))
+        index, tree = jit.mcts(
+            start, rows, codes, *budget, path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas,
+            tree, *out,
+        )  # fmt: skip
+        self.keep(tree)
+        return int(index)
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:
