@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
+from kernel_helpers import check_random_game
 from shogames.core.errors import NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
@@ -201,20 +202,10 @@ def test_shoo_random_game_records_only_the_game_asked_for() -> None:
     kernel = require_kernel(game)
     batch = kernel.random_playouts(6, seed=9)
     for index in (0, 5):
-        moves = kernel.random_game(seed=9, index=index)
-        assert len(moves) == int(batch.plies[index])
-        state = game.new_initial_state()
-        for move in moves:
-            state = state.play(move)
-        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+        check_random_game(kernel, batch, 9, index, game.new_initial_state())
     # From a given start (a hush open), the same.
     start = game.state_from_text(RARE["hush-held"])
-    moves = kernel.random_game(seed=1, start=start, index=2)
-    state = start
-    for move in moves:
-        state = state.play(move)
-    assert state.is_terminal()
-    assert len(moves) == int(kernel.random_playouts(3, seed=1, start=start).plies[2])
+    check_random_game(kernel, kernel.random_playouts(3, seed=1, start=start), 1, 2, start)
 
 
 def test_shoo_evaluation_matches_the_reference() -> None:

@@ -33,7 +33,7 @@ from shogames.games.shoo import (
 )
 from shogames.kernels import _common_jit as common
 from shogames.kernels import _shoo_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
+from shogames.kernels._search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
 SIZE = 9
 """The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
@@ -420,7 +420,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
-class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
+class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
     """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
 
     The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values for the searching
@@ -443,36 +443,24 @@ class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
     def __init__(
         self, kernel: ShooKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ) -> None:
-        super().__init__(kernel, seed=seed, depth=depth)
+        super().__init__(
+            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=jit.TT_WORDS, key_dtype=np.int64,
+            history_size=1 << 16, with_move=True,
+        )  # fmt: skip
         self.depth = min(depth, jit.MAX_PLY - 2)
-        size = 1 << table_bits
-        self._tt_keys = np.zeros((size, jit.TT_WORDS), dtype=np.int64)
-        self._tt_info = np.zeros(size, dtype=np.int64)
-        self._tt_move = np.zeros(size, dtype=np.int64)
-        self._tt_value = np.zeros(size, dtype=np.float64)
-        self._history = np.zeros(1 << 16, dtype=np.int64)
-        self._generation = 0
-
-    def reset(self) -> None:
-        """Clear the table and the history."""
-        self._tt_keys[:] = 0
-        self._tt_info[:] = 0
-        self._history[:] = 0
-        self._generation = 0
 
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.kernels._shoo_jit.alphabeta`)."""
         kernel = self.kernel
-        self._generation = (self._generation + 1) & 0xFFFFFF
         flat = kernel._encoded(state)
         start = flat[: jit.SIZE].copy()
         rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        keys, info, values, history, generation = self.tables()
         index, value = jit.alphabeta(
             start, rows, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg, kernel.neigh, kernel.rays,
-            kernel.areas, self._tt_keys, self._tt_info, self._tt_move, self._tt_value, self._history,
-            self._generation, *out,
+            kernel.areas, keys, info, self._tt_move, values, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -496,13 +484,9 @@ class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
         start = flat[: jit.SIZE].copy()
         rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
         path_length = min(kernel.shoo.max_game_length + 2, common.PATH_LENGTH)
-        tree = self.tree(budget.simulations, np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64))
-        index, tree = jit.mcts(
-            start, rows, codes, *budget, path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas,
-            tree, *out,
-        )  # fmt: skip
-        self.keep(tree)
-        return int(index)
+        rules = (path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas)
+        position = np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64)
+        return self.call_loop(jit.mcts, (start, rows, codes), budget, rules, position, out)
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:
