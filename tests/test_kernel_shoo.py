@@ -359,13 +359,22 @@ def test_shoo_mcts_plays_a_win_at_once() -> None:
         kernel.mcts().search(kernel.play(win, found.move))
 
 
-@pytest.mark.parametrize("name", ["repeat", "hush", "hush-held"])
-def test_shoo_mcts_tree_positions_are_the_references(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        ("repeat", None),
+        ("hush", None),
+        ("hush-held", None),
+        ("hush", "hush-lose-move"),
+        ("hush", "hush-shoo-off"),
+    ],
+)
+def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | None) -> None:
     # One history table serves the whole tree: each node's line is put back before a move is played
     # there, so every node (its repetition draw included) is the reference's position after its line.
     from shogames.kernels._search import _TREES
 
-    start = game_of({}).state_from_text(RARE[name])
+    start = game_of({"preset": preset} if preset else {}).state_from_text(RARE[name])
     if name == "repeat":  # each side steps out and back, then out again: one move more repeats thrice
         out = next(m for m in start.legal_moves() if m.kind == ShooMoveKind.STEP)
         start = start.play(out)
