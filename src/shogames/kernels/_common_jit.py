@@ -13,7 +13,7 @@ function that takes another compiled function as an argument cannot be loaded ba
 **Alpha-beta** (iterative deepening, as the ``alphabeta`` agent): the node and time budget
 (:func:`out_of_budget` over a ``ctx`` array whose first entries are ``C_NODES`` .. ``C_MAY_STOP``),
 lazy move ordering (:func:`pick_next`) and the root's bookkeeping between iterations
-(:func:`root_record`, :func:`end_iteration`).
+(:func:`new_root`, :func:`begin_iteration`, :func:`root_record`, :func:`end_iteration`).
 
 **The UCT tree** (used by every kernel's MCTS). Four arrays, grown by :func:`add_node` as needed and
 kept by :class:`shogames.kernels._search.CompiledMCTS` for the next search (fresh memory costs a page
@@ -164,6 +164,28 @@ def pick_next(moves, scores, i, n):
     moves[i] = move
     scores[pick] = scores[i]
     return move
+
+
+@njit(cache=True)
+def new_root(n):
+    """The root's bookkeeping before the first iteration of ``n`` root moves.
+
+    Returns (the order, in the root moves' given order; each move's value in the iteration; whether it
+    was searched; the best move's index, the first; the depth completed, 0).
+    """
+    order = np.arange(n)
+    return order, np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.bool_), order[0], 0
+
+
+@njit(cache=True, inline="always")
+def begin_iteration(ctx, depth, done, order):
+    """Before the iteration to ``depth``; returns its best so far, the first move of ``order``.
+
+    The budget may stop the iteration unless it is the first, and no root move is searched yet.
+    """
+    ctx[C_MAY_STOP] = 1 if depth > 1 else 0
+    done[:] = False
+    return order[0]
 
 
 @njit(cache=True, inline="always")

@@ -1030,20 +1030,14 @@ def alphabeta(
     scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
     out = np.zeros(4, dtype=np.float64)
     child = np.empty(size, dtype=np.int64)
-    order = np.arange(n)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
-    completed = 0
     # level is a variable, not the literal 0: a literal would compile a second overload of the
     # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
     first_level = np.int64(0)
     for depth in range(1, max_depth + 1):
-        ctx[AB_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             child[:] = root

@@ -42,7 +42,6 @@ from numba import njit
 from shogames.kernels import _common_jit as common
 from shogames.kernels._common_jit import (
     C_ABORT,
-    C_MAY_STOP,
     C_NODE_LIMIT,
     C_NODES,
     INF,
@@ -1103,18 +1102,12 @@ def alphabeta(
     keep = np.empty(KEY_WORDS, dtype=np.int64)
     last = start[NHIST] - 1
     keep[:] = hist[last]
-    order = np.arange(n)
-    first_ply = np.int64(0)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
-    completed = 0
+    first_ply = np.int64(0)
     for depth in range(1, max_depth + 1):
-        ctx[C_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             child[:] = start
