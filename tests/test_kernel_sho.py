@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
+from kernel_helpers import check_random_game
 from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel, unavailable_reason
 from shogames.core.perft import perft
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
@@ -250,15 +251,20 @@ def test_kernel_mcts_agents_play_sho() -> None:
     assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
 
 
-def test_sho_mcts_plays_a_winning_move_at_once() -> None:
+@pytest.mark.parametrize("kind", ["mcts", "alphabeta"])
+def test_sho_searches_bear_off_to_win(kind: str) -> None:
     game = shogames.make("sho", players=2, shells=13, coins=1)
     kernel = require_kernel(game)
     # Player 1's only coin stands on 12 with 5 to spend: bearing it off wins.
     state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
-    searcher = kernel.mcts(seed=0)
+    searcher = kernel.mcts(seed=0) if kind == "mcts" else kernel.alphabeta(seed=0)
     assert searcher is not None
-    found = searcher.search(state, work=100)
-    assert found.nodes == 0 and kernel.play(state, found.move).returns()[0] == 1.0
+    found = searcher.search(state, work=100 if kind == "mcts" else 1000)
+    assert kernel.play(state, found.move).returns()[0] == 1.0
+    if kind == "mcts":  # played at once, unsearched
+        assert found.nodes == 0
+    else:  # a forced result ends the deepening
+        assert found.value == pytest.approx(1.0 - 1e-4) and found.depth == 1
 
 
 def test_sho_random_game_records_only_the_game_asked_for() -> None:
@@ -267,13 +273,7 @@ def test_sho_random_game_records_only_the_game_asked_for() -> None:
     game = shogames.make("sho", players=2, shells=13, coins=1, max_turns=1_000_000)
     kernel = require_kernel(game)
     index = 2000
-    batch = kernel.random_playouts(index + 1, seed=3)
-    moves = kernel.random_game(seed=3, index=index)
-    assert len(moves) == int(batch.plies[index])
-    state = game.new_initial_state()
-    for move in moves:
-        state = state.play(move)
-    assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+    check_random_game(kernel, kernel.random_playouts(index + 1, seed=3), 3, index, game.new_initial_state())
     with pytest.raises(ValueError, match="index of 0 or more"):
         kernel.random_game(seed=3, index=-1)
 
@@ -357,17 +357,6 @@ def test_sho_alphabeta_keeps_its_budget_and_is_deterministic() -> None:
     assert timed.depth >= 1 and timed.seconds < 5
     with pytest.raises(ValueError, match="throw the dice first"):
         searcher.search(state.game.new_initial_state(), work=10)
-
-
-def test_sho_alphabeta_bears_off_to_win() -> None:
-    game = shogames.make("sho", players=2, shells=13, coins=1)
-    kernel = require_kernel(game)
-    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
-    searcher = kernel.alphabeta(seed=0)
-    assert searcher is not None
-    found = searcher.search(state, work=1000)
-    assert found.value == pytest.approx(1.0 - 1e-4) and kernel.play(state, found.move).returns()[0] == 1.0
-    assert found.depth == 1  # a forced result ends the deepening
 
 
 def test_kernel_alphabeta_agents_play_sho() -> None:

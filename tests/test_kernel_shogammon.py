@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
+from kernel_helpers import check_random_game
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
@@ -266,12 +267,7 @@ def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
     kernel = require_kernel(game)
     batch = kernel.random_playouts(4, seed=9)
     for index in (0, 3):
-        moves = kernel.random_game(seed=9, index=index)
-        assert len(moves) == int(batch.plies[index])
-        state = game.new_initial_state()
-        for move in moves:
-            state = state.play(move)
-        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+        check_random_game(kernel, batch, 9, index, game.new_initial_state())
 
 
 def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> float:

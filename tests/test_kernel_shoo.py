@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 import shogames
+from kernel_helpers import check_random_game
 from shogames.core.errors import NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
-from shogames.games.shoo import ShooGame, ShooState
+from shogames.games.shoo import ShooGame, ShooMoveKind, ShooState
 from shogames.kernels import _shoo_jit as jit
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from shogames.kernels.shoo import DIRECTIONS, ShooKernel, build_geometry
@@ -201,20 +202,10 @@ def test_shoo_random_game_records_only_the_game_asked_for() -> None:
     kernel = require_kernel(game)
     batch = kernel.random_playouts(6, seed=9)
     for index in (0, 5):
-        moves = kernel.random_game(seed=9, index=index)
-        assert len(moves) == int(batch.plies[index])
-        state = game.new_initial_state()
-        for move in moves:
-            state = state.play(move)
-        assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
+        check_random_game(kernel, batch, 9, index, game.new_initial_state())
     # From a given start (a hush open), the same.
     start = game.state_from_text(RARE["hush-held"])
-    moves = kernel.random_game(seed=1, start=start, index=2)
-    state = start
-    for move in moves:
-        state = state.play(move)
-    assert state.is_terminal()
-    assert len(moves) == int(kernel.random_playouts(3, seed=1, start=start).plies[2])
+    check_random_game(kernel, kernel.random_playouts(3, seed=1, start=start), 1, 2, start)
 
 
 def test_shoo_evaluation_matches_the_reference() -> None:
@@ -323,7 +314,6 @@ def test_shoo_alphabeta_keeps_its_budget_and_finds_a_win() -> None:
         searcher.search(state.game.new_initial_state())
     with pytest.raises(ValueError, match="game is over"):
         searcher.search(kernel.play(win, found.move))
-    assert kernel.mcts() is None
 
 
 def test_kernel_alphabeta_plays_shoo_through_the_protocol() -> None:
@@ -332,5 +322,114 @@ def test_kernel_alphabeta_plays_shoo_through_the_protocol() -> None:
 
     game = shogames.make("shoo", max_turns=8)
     agents = [make_agent("kernel-alphabeta:nodes=3000", seed=1), make_agent("random", seed=2)]
+    final, record = play_game(game, agents, seed=3)
+    assert final.is_terminal() and len(record.moves) == final.ply
+
+
+# --- MCTS ------------------------------------------------------------------------------------------------
+
+
+def test_shoo_mcts_keeps_its_budget_and_seed() -> None:
+    state = shoo_midgame(3)
+    kernel = shoo_kernel(state.game)
+    found, again = (kernel.mcts(seed=1).search(state, work=1500) for _ in range(2))
+    assert (found.move, found.value, found.nodes, found.scores, found.visits) == (
+        again.move, again.value, again.nodes, again.scores, again.visits,
+    )  # fmt: skip
+    assert found.move in state.legal_moves() and -1.0 <= found.value <= 1.0
+    assert found.nodes == 1500 and sum(found.visits.values()) == 1500
+    assert found.visits[found.move] == max(found.visits.values())
+    timed = kernel.mcts(seed=1).search(state, seconds=0.1)
+    assert timed.seconds < 2.0 and timed.nodes > 0
+    # The toss winner's choice is searched like any decision.
+    game = game_of({})
+    choice = game.new_initial_state().play_unchecked(game.new_initial_state().legal_moves()[0])
+    chosen = kernel.mcts(seed=2).search(choice, work=300)
+    assert chosen.move in choice.legal_moves() and chosen.nodes == 300
+    with pytest.raises(ValueError, match="play the toss first"):
+        kernel.mcts().search(game.new_initial_state())
+
+
+def test_shoo_mcts_plays_a_win_at_once() -> None:
+    win = game_of({}).state_from_text(RARE["win"])
+    kernel = shoo_kernel(win.game)
+    found = kernel.mcts(seed=0).search(win, work=1000)
+    assert kernel.play(win, found.move).winner == win.to_move and found.nodes == 0
+    with pytest.raises(ValueError, match="game is over"):
+        kernel.mcts().search(kernel.play(win, found.move))
+
+
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        ("repeat", None),
+        ("hush", None),
+        ("hush-held", None),
+        ("hush", "hush-lose-move"),
+        ("hush", "hush-shoo-off"),
+    ],
+)
+def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | None) -> None:
+    # One history table serves the whole tree: each node's line is put back before a move is played
+    # there, so every node (its repetition draw included) is the reference's position after its line.
+    from shogames.kernels._search import _TREES
+
+    start = game_of({"preset": preset} if preset else {}).state_from_text(RARE[name])
+    if name == "repeat":  # each side steps out and back, then out again: one move more repeats thrice
+        out = next(m for m in start.legal_moves() if m.kind == ShooMoveKind.STEP)
+        start = start.play(out)
+        away = next(m for m in start.legal_moves() if m.kind == ShooMoveKind.STEP)
+        for move in (away, *(m._replace(origin=m.to, to=m.origin) for m in (out, away)), out, away):
+            start = start.play(move)
+        start = start.play(out._replace(origin=out.to, to=out.origin))
+    kernel = ShooKernel(start.game)
+    kernel.mcts(seed=5).search(start, work=3000)
+    links, _, pool, positions = _TREES[kernel]
+    states: dict[int, ShooState] = {0: start}
+    fields = [f for f in range(jit.BARRED) if f not in (jit.NHIST, jit.HBASE)]  # the history aside
+    repetitions = 0
+    node = 0
+    while node in states:  # the nodes made, in order (a parent comes before its children)
+        state = states[node]
+        expected = kernel.encode(state)[: jit.SIZE]
+        assert positions[node, fields].tolist() == expected[fields].tolist()
+        barred = positions[node, jit.BARRED : jit.BARRED + positions[node, jit.NBARRED]]
+        assert sorted(barred.tolist()) == expected[jit.BARRED : jit.BARRED + expected[jit.NBARRED]].tolist()
+        repetitions += int(positions[node, jit.END] == jit.END_REPETITION)
+        first = int(links[node, 0])
+        for slot in range(first, first + int(links[node, 2])):
+            states[int(pool[1, slot])] = state.play_unchecked(kernel.decode_move(int(pool[0, slot])))
+        node += 1
+    assert node > 1000
+    if name == "repeat":  # North stepping back repeats the position a third time
+        assert repetitions > 0
+
+
+def test_shoo_mcts_puts_each_lines_history_back() -> None:
+    # One history table serves the whole tree: before playing on from a node, the MCTS writes back the
+    # rows of its line, root first (each node keeps the history row it ends with).
+    positions = np.zeros((5, jit.SIZE + jit.KEY_WORDS), dtype=np.int64)
+    # The root has 3 rows (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
+    # row); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its row.
+    positions[:, jit.NHIST] = (3, 4, 3, 4, 3)
+    positions[:, jit.SIZE] = (10, 11, 10, 13, 14)
+    hist = np.full((6, jit.KEY_WORDS), -5, dtype=np.int64)
+    jit.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
+    assert hist[:, 0].tolist() == [-5, -5, 10, 13, -5, -5]
+    jit.restore_history(positions, np.array([0, 4]), 1, hist)
+    assert hist[:, 0].tolist() == [-5, -5, 14, 13, -5, -5]
+    jit.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's row is put back too
+    assert hist[:, 0].tolist() == [-5, -5, 10, 11, -5, -5]
+
+
+def test_kernel_mcts_plays_shoo_through_the_protocol() -> None:
+    from shogames.agents import make_agent
+    from shogames.match import play_game
+
+    game = shogames.make("shoo", max_turns=8)
+    agents = [
+        make_agent("kernel-mcts:iterations=200", seed=1),
+        make_agent("kernel-alphabeta:nodes=2000", seed=2),
+    ]
     final, record = play_game(game, agents, seed=3)
     assert final.is_terminal() and len(record.moves) == final.ply

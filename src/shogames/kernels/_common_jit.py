@@ -13,7 +13,7 @@ function that takes another compiled function as an argument cannot be loaded ba
 **Alpha-beta** (iterative deepening, as the ``alphabeta`` agent): the node and time budget
 (:func:`out_of_budget` over a ``ctx`` array whose first entries are ``C_NODES`` .. ``C_MAY_STOP``),
 lazy move ordering (:func:`pick_next`) and the root's bookkeeping between iterations
-(:func:`root_record`, :func:`end_iteration`).
+(:func:`new_root`, :func:`begin_iteration`, :func:`root_record`, :func:`end_iteration`).
 
 **The UCT tree** (used by every kernel's MCTS). Four arrays, grown by :func:`add_node` as needed and
 kept by :class:`shogames.kernels._search.CompiledMCTS` for the next search (fresh memory costs a page
@@ -166,6 +166,28 @@ def pick_next(moves, scores, i, n):
     return move
 
 
+@njit(cache=True)
+def new_root(n):
+    """The root's bookkeeping before the first iteration of ``n`` root moves.
+
+    Returns (the order, in the root moves' given order; each move's value in the iteration; whether it
+    was searched; the best move's index, the first; the depth completed, 0).
+    """
+    order = np.arange(n)
+    return order, np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.bool_), order[0], 0
+
+
+@njit(cache=True, inline="always")
+def begin_iteration(ctx, depth, done, order):
+    """Before the iteration to ``depth``; returns its best so far, the first move of ``order``.
+
+    The budget may stop the iteration unless it is the first, and no root move is searched yet.
+    """
+    ctx[C_MAY_STOP] = 1 if depth > 1 else 0
+    done[:] = False
+    return order[0]
+
+
 @njit(cache=True, inline="always")
 def root_record(iteration, done, index, value, alpha, best):
     """Record root move ``index``'s value in this iteration; returns the new (alpha, best index)."""
@@ -177,32 +199,37 @@ def root_record(iteration, done, index, value, alpha, best):
 
 
 @njit(cache=True)
-def root_order(iteration, root_scores):
+def root_order(iteration, root_scores, order, within_order):
     """After a completed iteration: keep its scores and give the next iteration's order, best first.
 
-    A stable sort keeps the given order among equal values.
+    A stable sort keeps, among equal values, the root moves' given order, or with ``within_order``
+    the order of the iteration just searched (``order``).
     """
     root_scores[:] = iteration
+    if within_order:
+        return order[np.argsort(-iteration[order], kind="mergesort")]
     return np.argsort(-iteration, kind="mergesort")
 
 
 @njit(cache=True)
 def end_iteration(
     aborted, order, done, iteration, root_scores, best_index, best_value, iteration_best, alpha, depth,
-    completed,
+    completed, within_order=False,
 ):  # fmt: skip
     """The root's bookkeeping after an iteration of iterative deepening (completed or ``aborted``).
 
     Returns (the next order, the best move's index, its value, the depth completed, whether to stop):
     an aborted iteration keeps the previous best unless a move searched since beat it
-    (:func:`better_after_abort`); a completed one gives its best and stops on a forced result.
+    (:func:`better_after_abort`); a completed one gives its best (the next order by
+    :func:`root_order`, ties as ``within_order`` says) and stops on a forced result.
     """
     if aborted:
         index, value, changed = better_after_abort(order, done, iteration, best_index)
         if changed:
             return order, index, value, completed, True
         return order, best_index, best_value, completed, True
-    return root_order(iteration, root_scores), iteration_best, alpha, depth, abs(alpha) > 0.99
+    next_order = root_order(iteration, root_scores, order, within_order)
+    return next_order, iteration_best, alpha, depth, abs(alpha) > 0.99
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 import weakref
 from abc import abstractmethod
+from collections.abc import Callable
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -169,6 +170,41 @@ class CompiledAlphaBeta(Searcher[MoveT], Generic[KernelT, MoveT]):
         return value
 
 
+class TableAlphaBeta(CompiledAlphaBeta[KernelT, MoveT]):
+    """A :class:`CompiledAlphaBeta` with a transposition table and a history heuristic kept between searches.
+
+    The table is ``2 ** table_bits`` entries: keys (``key_words`` of ``key_dtype`` each), an info word
+    (the game's packing of bound, depth and generation), the best move where the game keeps it apart
+    (``with_move``), and the value; the history heuristic is ``history_size`` counters. Each search
+    takes a new generation (:meth:`tables`), so the entries of an earlier search only order moves.
+    """
+
+    def __init__(
+        self, kernel: KernelT, *, seed: int | None, depth: int, table_bits: int, key_words: int,
+        key_dtype: type[np.integer[Any]], history_size: int, with_move: bool = False,
+    ) -> None:  # fmt: skip
+        super().__init__(kernel, seed=seed, depth=depth)
+        size = 1 << table_bits
+        self._tt_keys = np.zeros((size, key_words), dtype=key_dtype)
+        self._tt_info = np.zeros(size, dtype=np.int64)
+        self._tt_move = np.zeros(size if with_move else 0, dtype=np.int64)
+        self._tt_value = np.zeros(size, dtype=np.float64)
+        self._history = np.zeros(history_size, dtype=np.int64)
+        self._generation = 0
+
+    def reset(self) -> None:
+        """Clear the table and the history."""
+        self._tt_keys[:] = 0
+        self._tt_info[:] = 0
+        self._history[:] = 0
+        self._generation = 0
+
+    def tables(self) -> tuple[NDArray[Any], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], int]:
+        """For the next search: (keys, info, values, history, its new generation); moves: ``_tt_move``."""
+        self._generation = (self._generation + 1) & 0xFFFFFF
+        return (self._tt_keys, self._tt_info, self._tt_value, self._history, self._generation)
+
+
 class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
     """A kernel's compiled UCT with the evaluation at the leaves, as ``mcts:rollout=0``.
 
@@ -229,6 +265,18 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
         if held is not None and held[0].shape[0] >= capacity and held[3].shape[1] == position.shape[0]:
             return held
         return common.new_tree(capacity, seats, self.width, position)  # type: ignore[no-any-return]
+
+    def call_loop(
+        self, loop: Callable[..., tuple[Any, Tree]], root: tuple[Any, ...], budget: Budget,
+        rules: tuple[Any, ...], position: NDArray[Any], out: Outputs,
+    ) -> int:  # fmt: skip
+        """Call a game's compiled loop as ``loop(*root, *budget, *rules, tree, *out)``; its chosen index.
+
+        The tree is :meth:`tree`'s room for a position like ``position``, kept afterwards (:meth:`keep`).
+        """
+        index, tree = loop(*root, *budget, *rules, self.tree(budget.simulations, position), *out)
+        self.keep(tree)
+        return int(index)
 
     def keep(self, tree: Tree) -> None:
         """Keep a search's tree for the kernel's next search (unless over :data:`KEEP_TREE_BYTES`)."""

@@ -1022,7 +1022,7 @@ def alphabeta(
     ctx[AB_LIMIT] = node_limit
     ctx[AB_ROOT_SEAT] = root[S_SEAT]
     ctx[AB_ROOT_PLY] = root[S_PLY]
-    deadline = common.clock() + seconds if seconds > 0.0 else 0.0
+    deadline = common.deadline_after(seconds)
     levels = 2 * max_depth + 4  # each decision, and each throw that follows a throw, takes a level
     size = root.shape[0]
     children = np.empty((levels, size), dtype=np.int64)
@@ -1030,20 +1030,14 @@ def alphabeta(
     scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
     out = np.zeros(4, dtype=np.float64)
     child = np.empty(size, dtype=np.int64)
-    order = np.arange(n)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
-    completed = 0
     # level is a variable, not the literal 0: a literal would compile a second overload of the
     # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
     first_level = np.int64(0)
     for depth in range(1, max_depth + 1):
-        ctx[AB_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             child[:] = root
@@ -1054,31 +1048,13 @@ def alphabeta(
             )  # fmt: skip
             if ctx[AB_ABORT]:
                 break
-            iteration[index] = value
-            done[index] = True
-            if value > alpha:
-                alpha = value
-                iteration_best = index
-        if ctx[AB_ABORT]:
-            # The previous best move is searched first, so a move that beat it is better still.
-            first = order[0]
-            if done[first]:
-                pick = first
-                for r in range(n):
-                    index = order[r]
-                    if done[index] and iteration[index] > iteration[pick]:
-                        pick = index
-                if iteration[pick] > iteration[first]:
-                    best_index = pick
-                    best_value = iteration[pick]
-            break
-        best_index = iteration_best
-        best_value = alpha
-        completed = depth
-        root_scores[:] = iteration
-        # Next iteration: best first (a stable sort keeps the current order among equals).
-        order = order[np.argsort(-iteration[order], kind="mergesort")]
-        if abs(alpha) > 0.99:
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
+        # Ties keep the order of the iteration just searched (Sho's root order since its first version).
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[AB_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
+            alpha, depth, completed, True,
+        )  # fmt: skip
+        if stop:
             break
     stats[0] = ctx[AB_NODES]
     stats[1] = completed

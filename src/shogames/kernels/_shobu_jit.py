@@ -31,7 +31,6 @@ from numba.extending import intrinsic
 from shogames.kernels import _common_jit as common
 from shogames.kernels._common_jit import (
     C_ABORT,
-    C_MAY_STOP,
     C_NODE_LIMIT,
     C_NODES,
     INF,
@@ -623,18 +622,12 @@ def alphabeta(
     src = np.empty((MAX_PLY, 8, 4), dtype=np.uint64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    order = np.arange(n)
-    first_ply = np.int64(1)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
-    completed = 0
+    first_ply = np.int64(1)
     for depth in range(1, max_depth + 1):
-        ctx[C_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)

@@ -800,18 +800,12 @@ def alphabeta(
     scores = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
     child = children[MAX_LEVEL]
-    order = np.arange(n)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -common.INF
-    completed = 0
     level = np.int64(1)  # a variable, not a literal: see numba issue #6713 in docs/kernels.md
     for depth in range(1, max_depth + 1):
-        ctx[common.C_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -common.INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             child[:] = root

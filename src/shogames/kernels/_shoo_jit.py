@@ -35,11 +35,20 @@ geometry.
 from __future__ import annotations
 
 import math
-import time
 
-import numba
 import numpy as np
 from numba import njit
+
+from shogames.kernels import _common_jit as common
+from shogames.kernels._common_jit import (
+    C_ABORT,
+    C_NODE_LIMIT,
+    C_NODES,
+    INF,
+    WIN_DISCOUNT,
+    below,
+    splitmix,
+)
 
 EMPTY, FOOT, RIDER, HORSE = 0, 1, 3, 5  # FOOT + side, RIDER + side
 
@@ -859,30 +868,6 @@ def perft(st, hist, depth, bulk, cfg, neigh, rays, areas, moves, children, saved
     return total
 
 
-@njit(cache=True, inline="always")
-def splitmix(state):
-    """One step of SplitMix64: (next state, 64 random bits)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def below(bits, bound):
-    """A number in ``0 .. bound - 1`` from 64 random bits."""
-    return np.int64(((bits >> np.uint64(32)) * np.uint64(bound)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def grow_rows(array, rows):
-    """A copy of a 2-D int64 array with room for ``rows`` rows."""
-    bigger = np.zeros((rows, array.shape[1]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
 @njit(cache=True)
 def random_playouts(
     start, start_hist, games, seed, cfg, neigh, rays, areas, returns_out, plies, record_moves, record_from
@@ -897,8 +882,7 @@ def random_playouts(
     base_rows = start_hist.shape[0]
     hist = np.zeros((base_rows + 1024, KEY_WORDS), dtype=np.int64)
     for g in range(games):
-        rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g) * np.uint64(0x9E3779B97F4A7C15)
-        rng, _ = splitmix(rng)
+        rng = common.game_stream(seed, g)
         st[:] = start
         hist[:base_rows] = start_hist
         played = 0
@@ -913,7 +897,7 @@ def random_playouts(
             if 0 <= row < record_moves.shape[0] and played < record_moves.shape[1]:
                 record_moves[row, played] = move
             if st[NHIST] + 2 > hist.shape[0]:
-                hist = grow_rows(hist, 2 * hist.shape[0])
+                hist = common.grow_rows(hist, 2 * hist.shape[0])
             play(st, move, cfg, neigh, areas, hist)
             played += 1
         seat = winner_seat(st)
@@ -926,30 +910,13 @@ def random_playouts(
 
 # --- Alpha-beta --------------------------------------------------------------------------------------
 
-C_NODES, C_NODE_LIMIT, C_ABORT, C_MAY_STOP, C_ROOT_PLY, C_GENERATION, C_ROOT_SEAT = range(7)
+# ctx: the common alpha-beta counters (common.C_NODES ...), then the root's ply, the table's
+# generation and the searching seat.
+C_ROOT_PLY, C_GENERATION, C_ROOT_SEAT = range(4, 7)
 CTX_SIZE = 7
 EXACT, LOWER, UPPER = 0, 1, 2
-INF = 1e9
-WIN_DISCOUNT = 1e-4  # the agents' rule: a win one ply later is worth this much less
-CHECK_EVERY = 1023  # nodes between two looks at the clock, minus one (a mask)
 MAX_PLY = 64
 TT_WORDS = KEY_WORDS + 2
-
-
-@njit(cache=True)
-def clock():
-    """Seconds from a monotonic clock (Python's ``time.perf_counter``), callable from compiled code."""
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
-
-
-@njit(cache=True, inline="always")
-def mix(z):
-    """The SplitMix64 finaliser of a 64-bit word."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
@@ -983,19 +950,8 @@ def table_key(st, row):
     )
     barred_hash = np.uint64(0)
     for i in range(st[NBARRED]):
-        barred_hash += mix(np.uint64(st[BARRED + i]) * np.uint64(0x9E3779B97F4A7C15))
+        barred_hash += common.mix64(np.uint64(st[BARRED + i]) * np.uint64(0x9E3779B97F4A7C15))
     row[KEY_WORDS + 1] = np.int64(barred_hash >> np.uint64(1))
-
-
-@njit(cache=True)
-def out_of_budget(ctx, deadline):
-    """Count one node; say (and remember) whether the node or time budget is spent."""
-    ctx[C_NODES] += 1
-    if ctx[C_MAY_STOP]:
-        over_nodes = ctx[C_NODE_LIMIT] > 0 and ctx[C_NODES] >= ctx[C_NODE_LIMIT]
-        if over_nodes or (deadline > 0.0 and (ctx[C_NODES] & CHECK_EVERY) == 0 and clock() >= deadline):
-            ctx[C_ABORT] = 1
-    return ctx[C_ABORT] != 0
 
 
 @njit(cache=True, inline="always")
@@ -1017,7 +973,7 @@ def negamax(
     under ``hush=optional`` hands the move back to the hushed side; under the penalties the hushing side
     moves again).
     """
-    if out_of_budget(ctx, deadline):
+    if common.out_of_budget(ctx, deadline):
         return 0.0
     root_seat = ctx[C_ROOT_SEAT]
     if st[END] != END_NONE:
@@ -1036,7 +992,7 @@ def negamax(
     mask = tt_keys.shape[0] - 1
     h = np.uint64(0)
     for w in range(TT_WORDS):
-        h = mix(h ^ np.uint64(row[w]) + np.uint64(w + 1) * np.uint64(0x9E3779B97F4A7C15))
+        h = common.mix64(h ^ np.uint64(row[w]) + np.uint64(w + 1) * np.uint64(0x9E3779B97F4A7C15))
     slot = np.int64(h & np.uint64(mask))
     same = True
     for w in range(TT_WORDS):
@@ -1068,7 +1024,7 @@ def negamax(
         if move == best_hint:
             order[i] = 1 << 40
         else:
-            order[i] = history[np.int64(mix(np.uint64(move)) & np.uint64(hmask))]
+            order[i] = history[np.int64(common.mix64(np.uint64(move)) & np.uint64(hmask))]
     child = children[ply]
     last = st[NHIST] - 1
     keep = saved[ply]
@@ -1077,15 +1033,7 @@ def negamax(
     best_value = -INF
     best_move = level[0]
     for i in range(n):
-        # Lazy selection sort: cut-offs usually come after a few moves, so sort only as far as needed.
-        pick = i
-        for j in range(i + 1, n):
-            if order[j] > order[pick]:
-                pick = j
-        move = level[pick]
-        level[pick] = level[i]
-        level[i] = move
-        order[pick] = order[i]
+        move = common.pick_next(level, order, i, n)
         child[:] = st
         play(child, move, cfg, neigh, areas, hist)
         if perspective(child, root_seat) == sign:
@@ -1107,7 +1055,7 @@ def negamax(
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    history[np.int64(mix(np.uint64(move)) & np.uint64(hmask))] += depth * depth
+                    history[np.int64(common.mix64(np.uint64(move)) & np.uint64(hmask))] += depth * depth
                     break
     if best_value <= original_alpha:
         bound = UPPER
@@ -1141,7 +1089,7 @@ def alphabeta(
     ctx[C_ROOT_PLY] = start[PLY]
     ctx[C_GENERATION] = generation
     ctx[C_ROOT_SEAT] = seat_to_move(start)
-    deadline = clock() + seconds if seconds > 0.0 else 0.0
+    deadline = common.deadline_after(seconds)
     rows = start_hist.shape[0]
     hist = np.zeros((rows + MAX_PLY + 2, KEY_WORDS), dtype=np.int64)
     hist[:rows] = start_hist
@@ -1154,18 +1102,12 @@ def alphabeta(
     keep = np.empty(KEY_WORDS, dtype=np.int64)
     last = start[NHIST] - 1
     keep[:] = hist[last]
-    order = np.arange(n)
-    first_ply = np.int64(0)
-    iteration = np.zeros(n, dtype=np.float64)
-    done = np.zeros(n, dtype=np.bool_)
-    best_index = order[0]
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
-    completed = 0
+    first_ply = np.int64(0)
     for depth in range(1, max_depth + 1):
-        ctx[C_MAY_STOP] = 1 if depth > 1 else 0
-        done[:] = False
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
-        iteration_best = order[0]
         for r in range(n):
             index = order[r]
             child[:] = start
@@ -1185,29 +1127,81 @@ def alphabeta(
             hist[last, :] = keep
             if ctx[C_ABORT]:
                 break
-            iteration[index] = value
-            done[index] = True
-            if value > alpha:
-                alpha = value
-                iteration_best = index
-        if ctx[C_ABORT]:
-            # The previous best move is searched first, so a move that beat it is better still.
-            first = order[0]
-            if done[first]:
-                for r in range(n):
-                    index = order[r]
-                    if done[index] and iteration[index] > max(iteration[first], iteration[best_index]):
-                        best_index = index
-                        best_value = iteration[index]
-            break
-        best_index = iteration_best
-        best_value = alpha
-        completed = depth
-        root_scores[:] = iteration
-        # Next iteration: best first (a stable sort keeps the given order among equals).
-        order = np.argsort(-iteration, kind="mergesort")
-        if abs(alpha) > 0.99:
+            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
+            alpha, depth, completed,
+        )  # fmt: skip
+        if stop:
             break
     stats[0] = ctx[C_NODES]
     stats[1] = completed
     return best_index, best_value
+
+
+# --- MCTS ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mcts(
+    start, start_hist, root_moves, simulations, seconds, c, seed, low, scale, path_length, cfg, neigh, rays,
+    areas, tree, visits_out, values_out, stats,
+):  # fmt: skip
+    """UCT with the evaluation at the leaves, from a root that is not over (``_common_jit``'s tree).
+
+    The search of the ``mcts:rollout=0`` agent, compiled: each node sums both seats' values and the
+    seat to move selects by its own mean (scaled to 0..1 by ``low`` and ``scale``); a decision node
+    tries its moves in a shuffled order, one new child per simulation. There is no chance node: the
+    toss, Shoo's only chance, comes before any root a seat searches from. Stops after
+    ``simulations`` (0: no limit) or ``seconds`` (0: no limit, the clock read every 256 simulations).
+
+    ``start_hist`` is the root's history rows. A node's position is its state array, then the history
+    row it ends with, so the history of the line to a node is put back (:func:`restore_history`)
+    before a move is played there and the third-repetition draw is judged as in the game. Lines are
+    at most ``path_length`` plies. Fills ``visits_out`` and ``values_out`` (the mover's mean) per move
+    of ``root_moves`` and ``stats`` with (simulations, nodes). ``tree`` is the room for the tree
+    (``_common_jit.new_tree``, positions of :data:`SIZE` + :data:`KEY_WORDS` int64); returns the index
+    of the most visited root move (ties: the better mean) and the tree's arrays for the next search.
+    """
+    moves, value, path, counts, limits, rng = common.scratch(
+        MAX_MOVES, 2, path_length, simulations, seconds, c, seed, low, scale
+    )
+    rows = start_hist.shape[0]
+    hist = np.zeros((rows + path_length + 2, KEY_WORDS), dtype=np.int64)
+    hist[:rows] = start_hist
+    st = start.copy()
+    pending = np.zeros(SIZE + KEY_WORDS, dtype=np.int64)
+    while True:
+        count, mode, mover = 0, common.TERMINAL, 0
+        if st[END] == END_NONE:  # never the toss: it comes only before the root (a seat to move)
+            count = legal_moves(st, cfg, neigh, rays, areas, moves)
+            mode, mover = common.DECISION, seat_to_move(st)
+        value[0] = evaluate(st, areas)  # the returns where the game is over
+        value[1] = -value[0]
+        pending[:SIZE] = st
+        if st[NHIST] > 0:
+            pending[SIZE:] = hist[st[NHIST] - 1]
+        tree, move, rng = common.step(
+            tree, path, counts, limits, pending, moves, count, mode, mover, value, rng
+        )
+        if move < 0:
+            break
+        st[:] = pending[:SIZE]
+        restore_history(tree[3], path, counts[common.DEPTH], hist)
+        play(st, move, cfg, neigh, areas, hist)
+    return common.finish(tree, counts, root_moves, seat_to_move(start), visits_out, values_out, stats)
+
+
+@njit(cache=True)
+def restore_history(positions, path, depth, hist):
+    """Put the history of the line from the root to ``path[depth]`` back in ``hist``.
+
+    Each node keeps the history row it ends with; a move pushes one row and a HUSH takes back at most
+    the row of the move it hushes, so writing each node's row, root first, gives the line's history
+    (rows the line never reached keep the root's).
+    """
+    for i in range(depth + 1):
+        row = positions[path[i]]
+        nh = row[NHIST]
+        if nh > 0:
+            hist[nh - 1] = row[SIZE:]

@@ -372,12 +372,8 @@ class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
         """The compiled loop (:func:`shogames.kernels._sho_jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
-        index, tree = jit.mcts(
-            root, codes, *budget, kernel.cfg, kernel.reach, kernel._work, self.tree(budget.simulations, root),
-            *out,
-        )  # fmt: skip
-        self.keep(tree)
-        return int(index)
+        rules = (kernel.cfg, kernel.reach, kernel._work)
+        return self.call_loop(jit.mcts, (root, codes), budget, rules, root, out)
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:

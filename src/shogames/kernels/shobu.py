@@ -24,7 +24,7 @@ from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_ba
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
+from shogames.kernels._search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -243,8 +243,8 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return self._moves[:count].copy()
 
 
-class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
-    """Compiled negamax alpha-beta (:class:`~shogames.kernels._search.CompiledAlphaBeta`) for Shobu.
+class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
+    """Compiled negamax alpha-beta (:class:`~shogames.kernels._search.TableAlphaBeta`) for Shobu.
 
     A transposition table, always-replace with the full position as its key (no false hits); moves
     ordered by the table's move, then the history heuristic (lazily sorted). The table and the history
@@ -261,20 +261,10 @@ class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
     def __init__(
         self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ):
-        super().__init__(kernel, seed=seed, depth=depth)
-        size = 1 << table_bits
-        self._tt_keys = np.zeros((size, 3), dtype=np.uint64)
-        self._tt_info = np.zeros(size, dtype=np.int64)
-        self._tt_value = np.zeros(size, dtype=np.float64)
-        self._history = np.zeros(1 << 17, dtype=np.int64)
-        self._generation = 0
-
-    def reset(self) -> None:
-        """Clear the table and the history."""
-        self._tt_keys[:] = 0
-        self._tt_info[:] = 0
-        self._history[:] = 0
-        self._generation = 0
+        super().__init__(
+            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=3, key_dtype=np.uint64,
+            history_size=1 << 17,
+        )  # fmt: skip
 
     def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
         """The legal turns' codes, from the compiled generator."""
@@ -285,10 +275,9 @@ class ShobuAlphaBeta(CompiledAlphaBeta[ShobuKernel, ShobuMove]):
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.kernels._shobu_jit.alphabeta`)."""
         kernel = self.kernel
-        self._generation = (self._generation + 1) & 0xFFFFFF
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, self._tt_keys, self._tt_info, self._tt_value, self._history, self._generation, *out,
+            kernel.rules, *self.tables(), *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -320,13 +309,9 @@ class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """The compiled loop (:func:`shogames.kernels._shobu_jit.mcts`)."""
         kernel = self.kernel
-        tree = self.tree(budget.simulations, np.zeros(5, dtype=np.uint64))
-        index, tree = jit.mcts(
-            *kernel._scalars(state), codes, *budget, kernel.max_turns, kernel.no_turn_pass, kernel.rules,
-            tree, *out,
-        )  # fmt: skip
-        self.keep(tree)
-        return int(index)
+        rules = (kernel.max_turns, kernel.no_turn_pass, kernel.rules)
+        position = np.zeros(5, dtype=np.uint64)
+        return self.call_loop(jit.mcts, (*kernel._scalars(state), codes), budget, rules, position, out)
 
 
 def make_kernel(game: Game[Any]) -> ShobuKernel:

@@ -410,12 +410,8 @@ class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
         """The compiled loop (:func:`shogames.kernels._shogammon_jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
-        index, tree = jit.mcts(
-            root, codes, *budget, kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work,
-            self.tree(budget.simulations, root), *out,
-        )  # fmt: skip
-        self.keep(tree)
-        return int(index)
+        rules = (kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work)
+        return self.call_loop(jit.mcts, (root, codes), budget, rules, root, out)
 
 
 def make_kernel(game: Game[Any]) -> ShogammonKernel | None:

@@ -31,8 +31,9 @@ from shogames.games.shoo import (
     _History,
     _HushContext,
 )
+from shogames.kernels import _common_jit as common
 from shogames.kernels import _shoo_jit as jit
-from shogames.kernels._search import CompiledAlphaBeta, Limits, Scores
+from shogames.kernels._search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
 SIZE = 9
 """The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
@@ -351,6 +352,10 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         """The compiled alpha-beta searcher (:class:`ShooAlphaBeta`)."""
         return ShooAlphaBeta(self, seed=seed, depth=depth)
 
+    def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShooMCTS:
+        """The compiled MCTS searcher (:class:`ShooMCTS`)."""
+        return ShooMCTS(self, seed=seed, c=c)
+
     # --- Whole loops ---------------------------------------------------------------------------------
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
@@ -415,7 +420,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
-class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
+class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
     """Compiled negamax alpha-beta with iterative deepening, a transposition table and move ordering.
 
     The same search as :class:`~shogames.agents.alphabeta.AlphaBetaAgent` (values for the searching
@@ -438,38 +443,50 @@ class ShooAlphaBeta(CompiledAlphaBeta[ShooKernel, ShooMove]):
     def __init__(
         self, kernel: ShooKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ) -> None:
-        super().__init__(kernel, seed=seed, depth=depth)
+        super().__init__(
+            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=jit.TT_WORDS, key_dtype=np.int64,
+            history_size=1 << 16, with_move=True,
+        )  # fmt: skip
         self.depth = min(depth, jit.MAX_PLY - 2)
-        size = 1 << table_bits
-        self._tt_keys = np.zeros((size, jit.TT_WORDS), dtype=np.int64)
-        self._tt_info = np.zeros(size, dtype=np.int64)
-        self._tt_move = np.zeros(size, dtype=np.int64)
-        self._tt_value = np.zeros(size, dtype=np.float64)
-        self._history = np.zeros(1 << 16, dtype=np.int64)
-        self._generation = 0
-
-    def reset(self) -> None:
-        """Clear the table and the history."""
-        self._tt_keys[:] = 0
-        self._tt_info[:] = 0
-        self._history[:] = 0
-        self._generation = 0
 
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.kernels._shoo_jit.alphabeta`)."""
         kernel = self.kernel
-        self._generation = (self._generation + 1) & 0xFFFFFF
         flat = kernel._encoded(state)
         start = flat[: jit.SIZE].copy()
         rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        keys, info, values, history, generation = self.tables()
         index, value = jit.alphabeta(
             start, rows, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg, kernel.neigh, kernel.rays,
-            kernel.areas, self._tt_keys, self._tt_info, self._tt_move, self._tt_value, self._history,
-            self._generation, *out,
+            kernel.areas, keys, info, self._tt_move, values, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
+
+
+class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
+    """Compiled UCT for Shoo (:class:`~shogames.kernels._search.CompiledMCTS`).
+
+    No chance node: the toss, Shoo's only chance, comes before any root a seat searches from; the
+    toss winner's choice is an ordinary decision. Each node keeps the history row it ends with, so
+    every line is searched with its own history and the third-repetition draw is judged as in the
+    game. A move that wins at once is played unsearched.
+    """
+
+    chance_hint = "play the toss first"
+    width = 64
+
+    def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
+        """The compiled loop (:func:`shogames.kernels._shoo_jit.mcts`)."""
+        kernel = self.kernel
+        flat = kernel._encoded(state)
+        start = flat[: jit.SIZE].copy()
+        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        path_length = min(kernel.shoo.max_game_length + 2, common.PATH_LENGTH)
+        rules = (path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas)
+        position = np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64)
+        return self.call_loop(jit.mcts, (start, rows, codes), budget, rules, position, out)
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:

@@ -1,0 +1,29 @@
+"""Checks the kernel test modules share (imported as ``shobu_reference`` and the others are)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shogames.core.kernel import Kernel, PlayoutBatch
+
+
+def replay(start: Any, moves: list[Any]) -> Any:
+    """The reference state after playing ``moves`` from ``start`` (each checked for legality)."""
+    state = start
+    for move in moves:
+        state = state.play(move)
+    return state
+
+
+def check_random_game(
+    kernel: Kernel[Any, Any], batch: PlayoutBatch, seed: int, index: int, start: Any
+) -> None:
+    """Game ``index`` of ``batch`` (played from ``start`` with ``seed``), replayed by the reference.
+
+    :meth:`~shogames.core.kernel.Kernel.random_game` gives its moves: as many as the batch's plies, legal
+    in the reference, and ending the game with the batch's returns.
+    """
+    moves = kernel.random_game(seed=seed, start=start, index=index)
+    assert len(moves) == int(batch.plies[index])
+    state = replay(start, moves)
+    assert state.is_terminal() and state.returns() == tuple(batch.returns[index])
