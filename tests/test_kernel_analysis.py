@@ -144,3 +144,31 @@ def test_numbers_too_large_for_the_kernel_go_to_the_reference() -> None:
         after = after.play(move)
     assert decisions >= 1
     assert len(analyse_record(start, depth=1, nodes=0)) == decisions
+
+
+def test_a_move_played_that_values_higher_is_the_best() -> None:
+    """The search's unfinished last iteration may prefer a move that values lower at the depth completed."""
+    from shogames.analysis import analyse_with_kernel
+    from shogames.core.kernel import Searcher, SearchResult
+
+    state = shogames.make("shobu").new_initial_state()
+    preferred, played = state.legal_moves()[:2]
+    values = {preferred: 0.25, played: 0.5}
+
+    class Scripted(Searcher[Any]):
+        def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[Any]:
+            return SearchResult(move=preferred, value=0.75, nodes=1, seconds=0.0, depth=3)
+
+        def value_of(self, state: State[Any], move: Any, *, depth: int) -> float:
+            assert depth == 3
+            return values[move]
+
+    assert analyse_with_kernel(Scripted(), state, played, nodes=0, seconds=0.0) == (0.5, played, 0.5, 3)
+    assert analyse_with_kernel(Scripted(), state, preferred, nodes=0, seconds=0.0) == (
+        0.25,
+        preferred,
+        0.25,
+        3,
+    )
+    values[played] = 0.125
+    assert analyse_with_kernel(Scripted(), state, played, nodes=0, seconds=0.0) == (0.125, preferred, 0.25, 3)

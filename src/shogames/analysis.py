@@ -79,6 +79,8 @@ def analyse_with_kernel(
 
     The best move comes from a search within the budget; both values from searching each move alone at
     the root to the depth that search completed (at least 1), so the two are exact at the same depth.
+    Where the move played values higher at that depth (the search's last, unfinished iteration may have
+    preferred another), the move played is the best.
     """
     result = searcher.search(state, work=nodes, seconds=seconds)
     depth = max(result.depth, 1)
@@ -86,7 +88,9 @@ def analyse_with_kernel(
     played_value = best_value if played == result.move else searcher.value_of(state, played, depth=depth)
     if best_value is None or played_value is None:  # value_of was checked before: it values moves
         raise AssertionError("the kernel searcher stopped valuing single moves")
-    return played_value, result.move, max(best_value, played_value), depth
+    if played_value > best_value:
+        return played_value, played, played_value, depth
+    return played_value, result.move, best_value, depth
 
 
 def analyse_record(
