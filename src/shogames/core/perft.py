@@ -12,6 +12,16 @@ from typing import Any
 from shogames.core.protocol import State
 
 
+def check_perft_depth(depth: int) -> None:
+    """Refuse a negative perft depth, for this perft and every kernel's.
+
+    Raises:
+        ValueError: ``depth`` is below 0.
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be 0 or more, got {depth}")
+
+
 def perft(state: State[Any], depth: int) -> int:
     """The number of move sequences of exactly ``depth`` moves from ``state``.
 
@@ -19,8 +29,7 @@ def perft(state: State[Any], depth: int) -> int:
     >>> perft(make("shobu").new_initial_state(), 1)
     232
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be 0 or more, got {depth}")
+    check_perft_depth(depth)
     if depth == 0:
         return 1
     if state.is_terminal():

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
 from shogames.kernels import _sho_jit as jit
@@ -266,8 +267,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
         """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        check_perft_depth(depth)
         moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
         children = np.empty((max(depth, 1), self.size), dtype=np.int64)
         return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
 from shogames.kernels import _shobu_jit as jit
@@ -172,8 +173,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
         """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        check_perft_depth(depth)
         black, white, seat, turns, winner = self._scalars(state)
         levels = max(depth, 1)
         src = np.empty((levels, 8, 4), dtype=np.uint64)

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
@@ -324,8 +325,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
         """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        check_perft_depth(depth)
         moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
         children = np.empty((max(depth, 1), jit.SIZE), dtype=np.int64)
         return int(

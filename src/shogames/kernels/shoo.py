@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
     ShooGame,
@@ -360,8 +361,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
 
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
         """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`."""
-        if depth < 0:
-            raise ValueError(f"perft depth must be 0 or more, got {depth}")
+        check_perft_depth(depth)
         st, hist = self._state_and_history(state, depth + 2)
         levels = max(depth, 1)
         moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
