@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import shogames
 from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.protocol import Game
+
+
+def game_from_row(game_id: str, row: dict[str, object]) -> Game[Any]:
+    """The game of a row of a test's settings table: ``preset`` names a preset, the rest are settings."""
+    settings = dict(row)
+    preset = settings.pop("preset", None)
+    return shogames.make(game_id, preset if isinstance(preset, str) else None, **settings)
 
 
 def replay(start: Any, moves: list[Any]) -> Any:

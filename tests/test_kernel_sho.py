@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
-from kernel_helpers import check_random_game
+from kernel_helpers import check_random_game, game_from_row
 from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel, unavailable_reason
 from shogames.core.perft import perft
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
@@ -91,9 +91,7 @@ SHO_POSITIONS: list[tuple[dict[str, object], str]] = [
 
 
 def sho_game(settings: dict[str, object]) -> shogames.Game[Any]:
-    given = dict(settings)
-    preset = given.pop("preset", None)
-    return shogames.make("sho", preset if isinstance(preset, str) else None, **given)
+    return game_from_row("sho", settings)
 
 
 def settings_id(settings: dict[str, object]) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
-from kernel_helpers import check_random_game
+from kernel_helpers import check_random_game, game_from_row
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
@@ -43,15 +43,7 @@ SETTINGS: list[dict[str, object]] = [
 
 def game_of(settings: dict[str, object]) -> ShogammonGame:
     """The game of a row of :data:`SETTINGS` (``preset`` names the preset, the rest are settings)."""
-    preset = settings.get("preset")
-    return cast(
-        ShogammonGame,
-        shogames.make(
-            "shogammon",
-            str(preset) if preset else None,
-            **{k: v for k, v in settings.items() if k != "preset"},
-        ),
-    )
+    return cast(ShogammonGame, game_from_row("shogammon", settings))
 
 
 def entry_game(entry: PerftEntry) -> ShogammonGame:

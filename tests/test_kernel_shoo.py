@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import shogames
-from kernel_helpers import check_random_game
+from kernel_helpers import check_random_game, game_from_row
 from shogames.core.errors import NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
@@ -60,9 +60,7 @@ SETTINGS: list[dict[str, object]] = [
 
 
 def game_of(settings: dict[str, object]) -> ShooGame:
-    given = dict(settings)
-    preset = given.pop("preset", None)
-    game = shogames.make("shoo", preset if isinstance(preset, str) else None, **given)
+    game = game_from_row("shoo", settings)
     assert isinstance(game, ShooGame)
     return game
 

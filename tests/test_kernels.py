@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import shogames
+from kernel_helpers import game_from_row
 from shogames.core.kernel import (
     KernelUnavailableError,
     fast_perft,
@@ -22,7 +23,7 @@ from shogames.core.kernel import (
     unavailable_reason,
 )
 from shogames.core.perft import perft
-from shogames.games.shobu import ShobuGame, ShobuState
+from shogames.games.shobu import ShobuState
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from shogames.kernels.shobu import ShobuKernel, build_rules
 from test_perft import PerftEntry, load_entries
@@ -162,9 +163,7 @@ SETTINGS = [
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
 def test_kernel_agrees_with_the_reference_in_random_games(settings: dict[str, object]) -> None:
-    given = dict(settings)
-    preset = given.pop("preset", None)
-    game = ShobuGame(preset if isinstance(preset, str) else None, **given)
+    game = game_from_row("shobu", settings)
     starts = [game.state_from_text(no_turn_text()), game.state_from_text(sparse_text())]
     positions = check_kernel(game, games=2, seed=len(str(settings)), starts=starts, perft_every=60)
     assert positions >= 6  # at least the first position of each of the 2 x 3 games
