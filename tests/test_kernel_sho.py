@@ -159,8 +159,8 @@ def test_sho_kernel_agrees_over_random_combinations_of_settings(seed: int) -> No
 
 
 def test_a_broken_sho_kernel_rule_is_caught() -> None:
-    from shogames.kernels import _sho_jit
-    from shogames.kernels.sho import ShoKernel
+    from shogames.games.sho import _jit as _sho_jit
+    from shogames.games.sho.kernel import ShoKernel
 
     game = shogames.make("sho")
     broken = ShoKernel(game)
@@ -170,8 +170,8 @@ def test_a_broken_sho_kernel_rule_is_caught() -> None:
 
 
 def test_a_broken_partner_rule_is_caught() -> None:
-    from shogames.kernels import _sho_jit
-    from shogames.kernels.sho import ShoKernel
+    from shogames.games.sho import _jit as _sho_jit
+    from shogames.games.sho.kernel import ShoKernel
 
     settings, text = SHO_POSITIONS[6]
     game = sho_game(settings)
@@ -185,7 +185,7 @@ def test_a_broken_partner_rule_is_caught() -> None:
 
 def test_a_sho_game_without_a_kernel_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every Sho setting has the kernel now; a kernel module that declines a game is still reported.
-    import shogames.kernels.sho as sho_kernel
+    import shogames.games.sho.kernel as sho_kernel
 
     monkeypatch.setattr(sho_kernel, "make_kernel", lambda game: None)
     game = shogames.make("sho", para_mode="pool")

@@ -17,9 +17,9 @@ from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import ShogammonGame
-from shogames.kernels import _shogammon_jit as jit
+from shogames.games.shogammon import _jit as jit
+from shogames.games.shogammon.kernel import STEPS, ShogammonKernel, build_geometry
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
-from shogames.kernels.shogammon import STEPS, ShogammonKernel, build_geometry
 from test_perft import PerftEntry, load_entries
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")

@@ -18,9 +18,9 @@ from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shoo import ShooGame, ShooMoveKind, ShooState
-from shogames.kernels import _shoo_jit as jit
+from shogames.games.shoo import _jit as jit
+from shogames.games.shoo.kernel import DIRECTIONS, ShooKernel, build_geometry
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
-from shogames.kernels.shoo import DIRECTIONS, ShooKernel, build_geometry
 from test_perft import PerftEntry, load_entries
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
@@ -370,7 +370,7 @@ def test_shoo_mcts_plays_a_win_at_once() -> None:
 def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | None) -> None:
     # One history table serves the whole tree: each node's line is put back before a move is played
     # there, so every node (its repetition draw included) is the reference's position after its line.
-    from shogames.kernels._search import _TREES
+    from shogames.kernels.search import _TREES
 
     start = game_of({"preset": preset} if preset else {}).state_from_text(RARE[name])
     if name == "repeat":  # each side steps out and back, then out again: one move more repeats thrice

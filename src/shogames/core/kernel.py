@@ -36,7 +36,8 @@ import os
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -415,6 +416,31 @@ def playout_batch(
     started = time.perf_counter()
     run(returns, plies)
     return PlayoutBatch(returns, plies, time.perf_counter() - started)
+
+
+@contextmanager
+def compiled_threads(threads: int | None) -> Iterator[int]:
+    """Run the compiled parallel loops inside the block on at most ``threads`` threads.
+
+    A kernel's batch loops (random playouts, perft) spread their work over numba's threads; their results
+    never depend on how many there are. ``None`` takes every thread numba may use (``NUMBA_NUM_THREADS``,
+    by default one per core); more than that is capped to it. Yields the number of threads used.
+
+    Raises:
+        ValueError: ``threads`` is less than 1.
+    """
+    import numba
+
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be 1 or more (or None for every core), got {threads}")
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    used = most if threads is None else min(threads, most)
+    before = numba.get_num_threads()
+    numba.set_num_threads(used)
+    try:
+        yield used
+    finally:
+        numba.set_num_threads(before)
 
 
 def moves_by_code(kernel: Kernel[Any, MoveT], codes: Sequence[int] | NDArray[np.int64]) -> list[MoveT]:

@@ -293,7 +293,7 @@ class ShoGame(Game["ShoState"]):
         "classic": {},
         "lhasa": {"six_three": "on", "triple_para_win": "on"},
     }
-    kernel_module = "shogames.kernels.sho"
+    kernel_module = "shogames.games.sho.kernel"
 
     def __init__(self, preset: str | None = None, **settings: object) -> None:
         super().__init__(preset, **settings)

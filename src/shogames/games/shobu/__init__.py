@@ -320,7 +320,7 @@ class ShobuGame(Game["ShobuState"]):
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "standard": {"max_turns": 300, "no_turn": "lose"},
     }
-    kernel_module = "shogames.kernels.shobu"
+    kernel_module = "shogames.games.shobu.kernel"
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -304,7 +304,7 @@ class ShogammonGame(Game["ShogammonState"]):
     display_order = 4
     agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.2", "hard": "greedy"}
     view_module = "shogames.games.shogammon.view"
-    kernel_module = "shogames.kernels.shogammon"
+    kernel_module = "shogames.games.shogammon.kernel"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {"die_map": "classic"},

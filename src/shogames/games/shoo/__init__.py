@@ -334,7 +334,7 @@ class ShooGame(Game["ShooState"]):
     suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
     agent_levels: ClassVar[Mapping[str, str]] = {"hard": "alphabeta:depth=2"}
     view_module = "shogames.games.shoo.view"
-    kernel_module = "shogames.kernels.shoo"
+    kernel_module = "shogames.games.shoo.kernel"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "designers": {"ruleset": "designers"},

@@ -3,7 +3,7 @@
 """The compiled half of the Shobu kernel: numba functions over plain integers and numpy arrays.
 
 Everything here is compiled on first call (``cache=True`` keeps the machine code on disk, so later
-processes load it in a fraction of a second). :mod:`shogames.kernels.shobu` wraps it for Python callers.
+processes load it in a fraction of a second). :mod:`shogames.games.shobu.kernel` wraps it for Python callers.
 
 Position: the reference's encoding (``shogames.games.shobu``): bit ``16 * board + 4 * rank + file`` of a
 uint64 per colour, plus the seat to move (0 Black, 1 White), the turns played and the winner (-1 none)
@@ -28,8 +28,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import (
+from shogames.kernels import common
+from shogames.kernels.common import (
     C_ABORT,
     C_NODE_LIMIT,
     C_NODES,
@@ -488,7 +488,7 @@ def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns,
 
 # --- Alpha-beta ---------------------------------------------------------------------------------------
 
-# ctx (int64): the search's counters and limits (the first four are _common_jit's).
+# ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # Transposition table entry info (int64): move (17 bits) | depth << 17 | bound << 25 | generation << 27.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -659,7 +659,7 @@ def mcts(
     black, white, seat, turns, winner, root_moves, simulations, seconds, c, seed, low, scale, max_turns,
     no_turn_pass, rules, tree, visits_out, values_out, stats,
 ):  # fmt: skip
-    """UCT with the evaluation in place of rollouts, from a root that is not over (``_common_jit``'s tree).
+    """UCT on the shared tree, with the evaluation in place of rollouts, from a root that is not over.
 
     Each simulation walks down by UCB1 (the mover maximises its own mean value, scaled to 0..1 by
     ``low`` and ``scale``), adds one child (the next untried move of a node, in a per-node shuffled
@@ -667,7 +667,7 @@ def mcts(
     no limit) or ``seconds`` (0: no limit), checking the clock every 256 simulations. Fills
     ``visits_out`` and ``values_out`` (the mover's mean value) per move of ``root_moves`` (the root's
     turns in :func:`generate`'s order) and ``stats`` with (simulations, nodes). ``tree`` is the room for
-    the tree (``_common_jit.new_tree``, positions as uint64 rows of five); returns the index of the most
+    the tree (``common.new_tree``, positions as uint64 rows of five); returns the index of the most
     visited root move (ties: the better mean value) and the tree's arrays for the next search.
     """
     # A node's position: black, white, seat, turns, winner + 1 (uint64).

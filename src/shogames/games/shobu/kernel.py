@@ -1,6 +1,6 @@
 """The Shobu kernel: the rules of :mod:`shogames.games.shobu` compiled with numba, and loops built on them.
 
-The compiled functions are in :mod:`shogames.kernels._shobu_jit`; this module builds the rule tables
+The compiled functions are in :mod:`shogames.games.shobu._jit`; this module builds the rule tables
 from the rules (not from the reference's tables, so that a mistake in one is not copied into the other),
 converts states and moves, and offers the :class:`~shogames.core.kernel.Kernel` interface.
 
@@ -24,8 +24,8 @@ from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_ba
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
-from shogames.kernels import _shobu_jit as jit
-from shogames.kernels._search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
+from shogames.games.shobu import _jit as jit
+from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
 Rules = tuple[NDArray[np.int64], NDArray[np.uint64], NDArray[np.uint64]]
 """The rule tables the compiled functions take: (shifts, masks, plans); see :func:`build_rules`."""
@@ -244,7 +244,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
 
 class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
-    """Compiled negamax alpha-beta (:class:`~shogames.kernels._search.TableAlphaBeta`) for Shobu.
+    """Compiled negamax alpha-beta (:class:`~shogames.kernels.search.TableAlphaBeta`) for Shobu.
 
     A transposition table, always-replace with the full position as its key (no false hits); moves
     ordered by the table's move, then the history heuristic (lazily sorted). The table and the history
@@ -273,7 +273,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.kernels._shobu_jit.alphabeta`)."""
+        """The compiled search (:func:`shogames.games.shobu._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
@@ -283,7 +283,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
-    """Compiled UCT for Shobu (:class:`~shogames.kernels._search.CompiledMCTS`).
+    """Compiled UCT for Shobu (:class:`~shogames.kernels.search.CompiledMCTS`).
 
     No chance; a turn that clears a board of the opponent's is the win played at once, found in
     compiled code.
@@ -307,7 +307,7 @@ class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
         return int(jit.decisive(black, white, seat, self.kernel.rules, codes, codes.shape[0]))
 
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
-        """The compiled loop (:func:`shogames.kernels._shobu_jit.mcts`)."""
+        """The compiled loop (:func:`shogames.games.shobu._jit.mcts`)."""
         kernel = self.kernel
         rules = (kernel.max_turns, kernel.no_turn_pass, kernel.rules)
         position = np.zeros(5, dtype=np.uint64)

@@ -2,7 +2,7 @@
 # (numba compiles this module: its scalars are numpy's int64/float64, which mypy's int does not model.)
 """Compiled pieces every kernel shares: random numbers, the clock, the UCT tree, alpha-beta's budget.
 
-The game modules (``_shobu_jit``, ``_sho_jit``, ``_shogammon_jit``) call these from their own compiled
+The games' compiled modules (``shogames.games.<id>._jit``) call these from their own compiled
 loops; numba compiles each call into the caller (small functions are marked ``inline="always"``), so
 sharing them costs nothing at run time. A game's loops stay in its own module because a compiled
 function that takes another compiled function as an argument cannot be loaded back from numba's cache.
@@ -16,7 +16,7 @@ lazy move ordering (:func:`pick_next`) and the root's bookkeeping between iterat
 (:func:`new_root`, :func:`begin_iteration`, :func:`root_record`, :func:`end_iteration`).
 
 **The UCT tree** (used by every kernel's MCTS). Four arrays, grown by :func:`add_node` as needed and
-kept by :class:`shogames.kernels._search.CompiledMCTS` for the next search (fresh memory costs a page
+kept by :class:`shogames.kernels.search.CompiledMCTS` for the next search (fresh memory costs a page
 fault per 4 KiB on first touch, which was a quarter of a search's time):
 
 - ``links`` (int64, one row per node): ``FIRST`` (the node's first slot in the pool), ``COUNT`` (its

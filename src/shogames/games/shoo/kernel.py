@@ -4,7 +4,7 @@ A second implementation of the reference's rules (``docs/games/shoo.md``), check
 move (``tests/test_kernel_shoo.py``). A state is one int64 array (the board as one entry per square, then
 the counters, the hush context and the moves hushed this turn) followed by the history of standing
 positions since the stables or pastures last changed, which the third-repetition draw needs; a move is
-one int64 code. Layouts are in :mod:`shogames.kernels._shoo_jit`. The geometry (neighbours, queen rays,
+one int64 code. Layouts are in :mod:`shogames.games.shoo._jit`. The geometry (neighbours, queen rays,
 home areas and the distances to them) is built here from the rules and given to the compiled functions
 as arguments, which is what lets a test build a kernel with a broken rule.
 
@@ -32,9 +32,9 @@ from shogames.games.shoo import (
     _History,
     _HushContext,
 )
-from shogames.kernels import _common_jit as common
-from shogames.kernels import _shoo_jit as jit
-from shogames.kernels._search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
+from shogames.games.shoo import _jit as jit
+from shogames.kernels import common
+from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
 SIZE = 9
 """The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
@@ -102,7 +102,7 @@ def config(game: ShooGame) -> NDArray[np.int64]:
 
 
 def _row_of_key(key: Any) -> list[int]:
-    """A history row (``_shoo_jit``'s layout) of the reference's repetition key."""
+    """A history row (``_jit``'s layout) of the reference's repetition key."""
     travellers, mounted, horses, held, stable_horses, stable_travellers, pasture, shoo, side = key
     words = []
     for bits in (travellers[0], travellers[1], mounted, horses):
@@ -213,7 +213,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return array
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array, then the current epoch's history rows (layout in :mod:`._shoo_jit`)."""
+        """The state array, then the current epoch's history rows (layout in :mod:`._jit`)."""
         return self._encoded(state).copy()
 
     def decode(self, array: NDArray[Any]) -> ShooState:
@@ -280,7 +280,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return state
 
     def encode_move(self, move: ShooMove) -> int:
-        """The move's code (layout in :mod:`shogames.kernels._shoo_jit`)."""
+        """The move's code (layout in :mod:`shogames.games.shoo._jit`)."""
         return (
             int(move.kind)
             | (move.origin + 1) << 4
@@ -452,7 +452,7 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.kernels._shoo_jit.alphabeta`)."""
+        """The compiled search (:func:`shogames.games.shoo._jit.alphabeta`)."""
         kernel = self.kernel
         flat = kernel._encoded(state)
         start = flat[: jit.SIZE].copy()
@@ -466,7 +466,7 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
 
 
 class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
-    """Compiled UCT for Shoo (:class:`~shogames.kernels._search.CompiledMCTS`).
+    """Compiled UCT for Shoo (:class:`~shogames.kernels.search.CompiledMCTS`).
 
     No chance node: the toss, Shoo's only chance, comes before any root a seat searches from; the
     toss winner's choice is an ordinary decision. Each node keeps the history row it ends with, so
@@ -478,7 +478,7 @@ class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
     width = 64
 
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
-        """The compiled loop (:func:`shogames.kernels._shoo_jit.mcts`)."""
+        """The compiled loop (:func:`shogames.games.shoo._jit.mcts`)."""
         kernel = self.kernel
         flat = kernel._encoded(state)
         start = flat[: jit.SIZE].copy()

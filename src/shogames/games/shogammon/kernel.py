@@ -2,7 +2,7 @@
 
 A second implementation of the reference's rules (``docs/games/shogammon.md``), checked against it move
 for move (``tests/test_kernel_shogammon.py``). The state is one int64 array and a move one int64 code
-(layouts in :mod:`shogames.kernels._shogammon_jit`); the geometry (each kind's steps and rays per square
+(layouts in :mod:`shogames.games.shogammon._jit`); the geometry (each kind's steps and rays per square
 and colour) is built here from the rules and given to the compiled functions as arguments, which is what
 lets a test build a kernel with a broken rule.
 
@@ -31,8 +31,8 @@ from shogames.games.shogammon import (
     ShogammonMoveKind,
     ShogammonState,
 )
-from shogames.kernels import _shogammon_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
+from shogames.games.shogammon import _jit as jit
+from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
@@ -169,7 +169,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.kernels._shogammon_jit`).
+        """The state array (layout in :mod:`shogames.games.shogammon._jit`).
 
         With ``repetition=fourfold`` the state's history goes into the kernel's work array, where the
         next compiled call finds it.
@@ -203,7 +203,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return st
 
     def _hash(self, standing: Standing) -> int:
-        """The kernel's hash of a position of a history (``_shogammon_jit.standing_hash``)."""
+        """The kernel's hash of a position of a history (``_jit.standing_hash``)."""
         known = self._hashes.get(standing)
         if known is None:
             lower, upper, hands, side = standing
@@ -258,7 +258,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         )
 
     def encode_move(self, move: ShogammonMove) -> int:
-        """The move's code (layout in :mod:`shogames.kernels._shogammon_jit`)."""
+        """The move's code (layout in :mod:`shogames.games.shogammon._jit`)."""
         return (
             int(move.kind)
             | move.die << 3
@@ -365,7 +365,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
 
 class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
-    """Compiled expectiminimax for Shogammon (:class:`~shogames.kernels._search.CompiledAlphaBeta`).
+    """Compiled expectiminimax for Shogammon (:class:`~shogames.kernels.search.CompiledAlphaBeta`).
 
     The ``alphabeta`` agent's search of a game with dice (Michie 1966; Ballard 1983): at a roll, the
     probability-weighted mean of the 21 rolls (or the 30 opening rolls), each searched with a full
@@ -388,7 +388,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.kernels._shogammon_jit.alphabeta`)."""
+        """The compiled search (:func:`shogames.games.shogammon._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.steps, kernel.rays,
@@ -398,7 +398,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
 
 
 class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
-    """Compiled UCT for Shogammon (:class:`~shogames.kernels._search.CompiledMCTS`).
+    """Compiled UCT for Shogammon (:class:`~shogames.kernels.search.CompiledMCTS`).
 
     A roll (or the backgammon opening roll) is sampled with its exact chance; taking the king is the
     win played at once.
@@ -407,7 +407,7 @@ class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
     chance_hint = "roll the dice first"
 
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
-        """The compiled loop (:func:`shogames.kernels._shogammon_jit.mcts`)."""
+        """The compiled loop (:func:`shogames.games.shogammon._jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
         rules = (kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work)

@@ -39,8 +39,8 @@ import math
 import numpy as np
 from numba import njit
 
-from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import (
+from shogames.kernels import common
+from shogames.kernels.common import (
     C_ABORT,
     C_NODE_LIMIT,
     C_NODES,
@@ -1147,7 +1147,7 @@ def mcts(
     start, start_hist, root_moves, simulations, seconds, c, seed, low, scale, path_length, cfg, neigh, rays,
     areas, tree, visits_out, values_out, stats,
 ):  # fmt: skip
-    """UCT with the evaluation at the leaves, from a root that is not over (``_common_jit``'s tree).
+    """UCT on the shared tree, with the evaluation at the leaves, from a root that is not over.
 
     The search of the ``mcts:rollout=0`` agent, compiled: each node sums both seats' values and the
     seat to move selects by its own mean (scaled to 0..1 by ``low`` and ``scale``); a decision node
@@ -1160,7 +1160,7 @@ def mcts(
     before a move is played there and the third-repetition draw is judged as in the game. Lines are
     at most ``path_length`` plies. Fills ``visits_out`` and ``values_out`` (the mover's mean) per move
     of ``root_moves`` and ``stats`` with (simulations, nodes). ``tree`` is the room for the tree
-    (``_common_jit.new_tree``, positions of :data:`SIZE` + :data:`KEY_WORDS` int64); returns the index
+    (``common.new_tree``, positions of :data:`SIZE` + :data:`KEY_WORDS` int64); returns the index
     of the most visited root move (ties: the better mean) and the tree's arrays for the next search.
     """
     moves, value, path, counts, limits, rng = common.scratch(

@@ -30,8 +30,8 @@ import math
 import numpy as np
 from numba import njit
 
-from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import below, splitmix
+from shogames.kernels import common
+from shogames.kernels.common import below, splitmix
 
 # Settings (cfg indices).
 (
@@ -1116,12 +1116,13 @@ def mcts(
 
     The search of the ``mcts:rollout=0`` agent (max^n backup: each node sums every seat's values and
     the seat to move selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled, on
-    the tree of ``_common_jit``. A chance node draws its outcome with the exact probability; a decision
+    the tree of ``shogames.kernels.common``. A chance node draws its outcome with the exact probability;
+    a decision
     node tries its moves in a shuffled order, one new child per simulation. Stops after ``simulations``
     (0: no limit) or ``seconds`` (0: no limit, the clock read every 256 simulations). Fills
     ``visits_out`` and ``values_out`` (the mover's mean) per move of ``root_moves`` (the root's legal
     moves) and ``stats`` with (simulations, nodes). ``tree`` is the room for the tree
-    (``_common_jit.new_tree``); returns the index of the most visited root move (ties: the better mean)
+    (``common.new_tree``); returns the index of the most visited root move (ties: the better mean)
     and the tree's arrays, grown where they had to be, for the next search.
     """
     moves, value, path, counts, limits, rng = common.scratch(

@@ -1,6 +1,6 @@
 """The Sho kernel: the rules of :mod:`shogames.games.sho` compiled with numba, for every setting.
 
-The compiled functions are in :mod:`shogames.kernels._sho_jit`, which gives the layout of the state array
+The compiled functions are in :mod:`shogames.games.sho._jit`, which gives the layout of the state array
 and of the move codes. Covered: every setting and both presets (``classic``, ``lhasa``): 2, 3 or 4
 players (alone, or four in two teams sharing their coins or with separate coins), every pa ra mode
 (``wikipedia``, ``ios``, ``pool``) with any or single-or-total subsets, the flexible pa ra, the finishing
@@ -28,8 +28,8 @@ from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
-from shogames.kernels import _sho_jit as jit
-from shogames.kernels._search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
+from shogames.games.sho import _jit as jit
+from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
 
 def reach_table(chained: int = 3) -> NDArray[np.float64]:
@@ -133,7 +133,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.kernels._sho_jit`)."""
+        """The state array (layout in :mod:`shogames.games.sho._jit`)."""
         sho = self._check(state)
         goal = self.sho.goal
         st = np.zeros(self.size, dtype=np.int64)
@@ -196,7 +196,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         )
 
     def encode_move(self, move: ShoMove) -> int:
-        """The move's code (layout in :mod:`shogames.kernels._sho_jit`)."""
+        """The move's code (layout in :mod:`shogames.games.sho._jit`)."""
         single = len(move.values) == 1
         if (
             len(move.values) > 9
@@ -350,7 +350,7 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.kernels._sho_jit.alphabeta`)."""
+        """The compiled search (:func:`shogames.games.sho._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work,
@@ -360,7 +360,7 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
 
 
 class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
-    """Compiled UCT for Sho (:class:`~shogames.kernels._search.CompiledMCTS`).
+    """Compiled UCT for Sho (:class:`~shogames.kernels.search.CompiledMCTS`).
 
     Max^n over two to four seats (each selects by its own mean); a throw, or the draw of the first
     seat, is sampled with its exact chance.
@@ -369,7 +369,7 @@ class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
     chance_hint = "throw the dice first"
 
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
-        """The compiled loop (:func:`shogames.kernels._sho_jit.mcts`)."""
+        """The compiled loop (:func:`shogames.games.sho._jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
         rules = (kernel.cfg, kernel.reach, kernel._work)

@@ -22,12 +22,12 @@ from numpy.typing import NDArray
 
 from shogames.core.kernel import Kernel, Searcher, SearchResult
 from shogames.core.protocol import MoveT, State
-from shogames.kernels import _common_jit as common
+from shogames.kernels import common
 
 KernelT = TypeVar("KernelT", bound=Kernel[Any, Any])
 
 Tree = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[Any]]
-"""The room for an MCTS tree: (links, values, pool, positions), as ``_common_jit.new_tree`` makes it."""
+"""The room for an MCTS tree: (links, values, pool, positions), as ``common.new_tree`` makes it."""
 
 KEEP_TREE_BYTES = 256 << 20
 """A tree's room up to this size is kept for the kernel's next search (larger ones are let go)."""

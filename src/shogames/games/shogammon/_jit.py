@@ -35,8 +35,8 @@ import math
 import numpy as np
 from numba import njit
 
-from shogames.kernels import _common_jit as common
-from shogames.kernels._common_jit import U64, below, game_stream, splitmix
+from shogames.kernels import common
+from shogames.kernels.common import U64, below, game_stream, splitmix
 
 LOWER = 0
 UPPER = 81
@@ -632,7 +632,7 @@ def mcts(
     root, root_moves, simulations, seconds, c, seed, low, scale, cfg, steps, rays, worth, work, tree,
     visits_out, values_out, stats,
 ):  # fmt: skip
-    """UCT with sampled chance nodes and the evaluation at the leaves (the tree of ``_common_jit``).
+    """UCT on the shared tree, with sampled chance nodes and the evaluation at the leaves.
 
     The search of the ``mcts:rollout=0`` agent (each node sums both seats' values and the seat to move
     selects by its own mean, scaled to 0..1 by ``low`` and ``scale``), compiled. A roll is drawn with
@@ -640,7 +640,7 @@ def mcts(
     simulation. Stops after ``simulations`` (0: no limit) or ``seconds`` (0: no limit, the clock read
     every 256 simulations). Fills ``visits_out`` and ``values_out`` (the mover's mean) per move of
     ``root_moves`` (the root's legal moves) and ``stats`` with (simulations, nodes). ``tree`` is the
-    room for the tree (``_common_jit.new_tree``); returns the index of the most visited root move (ties:
+    room for the tree (``common.new_tree``); returns the index of the most visited root move (ties:
     the better mean) and the tree's arrays, grown where they had to be, for the next search.
     """
     moves, value, path, counts, limits, rng = common.scratch(

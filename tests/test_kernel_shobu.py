@@ -1,0 +1,257 @@
+"""The Shobu kernel against the pure-Python reference: conversions, perft, differential checks, searches.
+
+The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shogames
+from kernel_helpers import game_from_row
+from shogames.core.kernel import (
+    kernels_enabled,
+    require_kernel,
+)
+from shogames.core.perft import perft
+from shogames.games.shobu import ShobuState
+from shogames.games.shobu.kernel import ShobuKernel, build_rules
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
+from test_perft import PerftEntry, load_entries
+
+pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
+
+PERFT_DATA = Path(__file__).parent / "data" / "perft"
+
+
+def shobu_kernel(**settings: object) -> ShobuKernel:
+    kernel = shogames.make("shobu", None, **settings).kernel
+    assert isinstance(kernel, ShobuKernel)
+    return kernel
+
+
+def no_turn_text() -> str:
+    # tests/test_shobu.py's position: Black's a1 stones on BD and BL are boxed in; Black has no turn.
+    boxed = "4/4/ww2/bw2"
+    return f"w3/4/4/b3 w3/4/4/b3 {boxed} {boxed} b"
+
+
+def sparse_text() -> str:
+    # Few stones, near the edges: pushes off the board, blocked moves and no-turn positions come up.
+    return "w3/4/4/3b 3w/4/4/b3 1w2/4/1b2/4 4/2w1/4/b2b w"
+
+
+# --- Conversions -------------------------------------------------------------------------------------
+
+
+def test_arrays_and_move_codes_round_trip() -> None:
+    kernel = shobu_kernel()
+    state = kernel.game.new_initial_state()
+    array = kernel.encode(state)
+    assert array.dtype == np.uint64 and array.tolist() == [state.black, state.white, 0, 0, 0]
+    assert kernel.decode(array).to_text() == state.to_text()
+    for move in state.legal_moves():
+        assert kernel.decode_move(kernel.encode_move(move)) == move
+
+
+# --- Perft -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", load_entries(PERFT_DATA / "shobu.perft"), ids=lambda e: e.name)
+def test_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
+    game = shogames.make("shobu")
+    state = game.state_from_text(entry.position)
+    kernel = require_kernel(game)
+    for depth, count in entry.counts:
+        assert kernel.perft(state, depth) == count
+        if depth <= 2 or entry.name == "start":
+            assert kernel.perft(state, depth, bulk=False) == count
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
+    # The last level without bulk counting builds each leaf in a fused loop and folds it into a
+    # checksum; the checksum of the reference's positions after every legal turn must be the same.
+    from shogames.games.shobu import _jit as jit
+
+    state = midgame(seed, plies=40)
+    own, opp = (state.black, state.white) if state.side == 0 else (state.white, state.black)
+    kernel = shobu_kernel()
+    src = np.empty((8, 4), dtype=np.uint64)
+    jit.sources(np.uint64(own), np.uint64(opp), kernel.rules, src)
+    sink = np.zeros(1, dtype=np.int64)
+    count = jit.play_every_turn(np.uint64(own), np.uint64(opp), state.side, src, kernel.rules, sink)
+    checksum = 0
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        new_own, new_opp = (after.black, after.white) if state.side == 0 else (after.white, after.black)
+        cleared = int(after.winner == state.side)
+        checksum ^= ((new_own * 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ new_opp ^ cleared
+    assert count == len(state.legal_moves())
+    assert int(sink[0]) == checksum >> 1
+
+
+def test_kernel_perft_rejects_a_negative_depth() -> None:
+    with pytest.raises(ValueError, match="0 or more"):
+        shobu_kernel().perft(shogames.make("shobu").new_initial_state(), -1)
+
+
+# --- Differential checks over presets and settings ---------------------------------------------------
+
+SETTINGS = [
+    {"preset": "standard"},
+    {},
+    {"no_turn": "pass"},
+    {"max_turns": 1},
+    {"max_turns": 7, "no_turn": "pass"},
+    {"max_turns": 60},
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
+def test_kernel_agrees_with_the_reference_in_random_games(settings: dict[str, object]) -> None:
+    game = game_from_row("shobu", settings)
+    starts = [game.state_from_text(no_turn_text()), game.state_from_text(sparse_text())]
+    positions = check_kernel(game, games=2, seed=len(str(settings)), starts=starts, perft_every=60)
+    assert positions >= 6  # at least the first position of each of the 2 x 3 games
+
+
+def test_no_turn_rules_in_the_kernel() -> None:
+    lose = shobu_kernel()
+    state = lose.game.state_from_text(no_turn_text())
+    assert lose.outcome(state) == (-1.0, 1.0) and lose.legal_moves(state) == []
+    passing = shobu_kernel(no_turn="pass")
+    state = passing.game.state_from_text(no_turn_text())
+    assert passing.outcome(state) is None and [m.is_pass for m in passing.legal_moves(state)] == [True]
+    check_position(passing, state, perft_depth=3)
+
+
+@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass", "max_turns": 40}])
+def test_compiled_playouts_replay_in_the_reference(settings: dict[str, object]) -> None:
+    game = shogames.make("shobu", None, **settings)
+    check_kernel_playouts(game, games=4, seed=11)
+    batch = require_kernel(game).random_playouts(200, seed=3)
+    assert batch.games == 200 and batch.plies.max() <= game.max_game_length
+    assert set(np.unique(batch.returns[:, 0])) <= {-1.0, 0.0, 1.0}
+    assert np.all(batch.returns.sum(axis=1) == 0)
+    # Game i depends on the seed and i only.
+    again = require_kernel(game).random_playouts(5, seed=3)
+    assert np.array_equal(again.plies, batch.plies[:5])
+
+
+# --- A broken kernel is caught -----------------------------------------------------------------------
+
+
+def broken_kernel(rule: str) -> ShobuKernel:
+    shifts, masks, plans = build_rules()
+    if rule == "aggressive board colour":
+        plans[:, :, 1] = np.uint64(0xFFFFFFFFFFFFFFFF)  # the aggressive move may be on any board
+    elif rule == "push needs room":
+        masks[:, 2] = np.uint64(0)  # a pushed stone never looks for room beyond: pushes into stones
+    else:
+        raise ValueError(rule)
+    return ShobuKernel(shogames.make("shobu"), rules=(shifts, masks, plans))
+
+
+@pytest.mark.parametrize("rule", ["aggressive board colour", "push needs room"])
+def test_a_broken_kernel_rule_is_caught(rule: str) -> None:
+    kernel = broken_kernel(rule)
+    game = kernel.game
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_kernel(game, games=3, seed=1, kernel=kernel, perft_depth=0)
+    # Perft from the start catches it as well, by depth 3 at the latest.
+    start = game.new_initial_state()
+    assert any(kernel.perft(start, depth) != perft(start, depth) for depth in (1, 2, 3))
+
+
+# --- Searches ----------------------------------------------------------------------------------------
+
+
+# White's last stone on WL stands on b4, in front of Black's b3: b3 north one square pushes it off.
+WIN_IN_ONE = "w3/4/4/bbbb 1w2/1b2/4/bbb1 wwww/4/4/bbbb wwww/4/4/bbbb b"
+
+
+def midgame(seed: int, plies: int = 30) -> ShobuState:
+    import random
+
+    rng = random.Random(seed)
+    state = shogames.make("shobu").new_initial_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        state = state.play_unchecked(moves[rng.randrange(len(moves))])
+    assert isinstance(state, ShobuState) and not state.is_terminal()
+    return state
+
+
+def minimax(state: ShobuState, depth: int, root_turns: int) -> float:
+    """Plain minimax for the side to move, with the agents' values (evaluation, discounted wins)."""
+    if state.is_terminal():
+        winner = state.winner
+        if winner is None:
+            return 0.0
+        value = 1.0 - 1e-4 * (state.ply - root_turns)
+        return value if winner == state.side else -value
+    if depth == 0:
+        value = state.evaluate()[0]
+        return value if state.side == 0 else -value
+    return max(-minimax(state.play_unchecked(m), depth - 1, root_turns) for m in state.legal_moves())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_alphabeta_value_is_the_minimax_value(seed: int) -> None:
+    state = midgame(seed)
+    result = shobu_kernel().alphabeta(seed=seed, depth=2).search(state)
+    assert result.depth == 2
+    assert math.isclose(result.value, minimax(state, 2, state.ply), abs_tol=1e-12)
+    assert result.move in state.legal_moves()
+    assert math.isclose(result.scores[result.move], result.value, abs_tol=1e-12)
+    assert max(result.scores.values()) == result.value
+
+
+def test_alphabeta_value_is_the_reference_agents_at_depth_3() -> None:
+    from shogames.agents import AlphaBetaAgent
+
+    state = midgame(11, plies=35)
+    agent = AlphaBetaAgent(seed=1, depth=3)
+    agent.search(state)
+    result = shobu_kernel().alphabeta(seed=1, depth=3).search(state)
+    assert (result.depth, agent.last_depth) == (3, 3)
+    assert math.isclose(result.value, agent.last_value, abs_tol=1e-12)
+
+
+def test_alphabeta_keeps_its_budget_and_finds_a_win() -> None:
+    kernel = shobu_kernel()
+    state = midgame(3, plies=60)
+    searcher = kernel.alphabeta(seed=0)
+    result = searcher.search(state, work=20_000)
+    assert result.nodes <= 20_000 and result.depth >= 2 and result.move in state.legal_moves()
+    timed = searcher.search(state, seconds=0.2)
+    assert timed.seconds < 2.0 and timed.depth >= 1
+    # A board down to its last stone, which Black can push off: the search must take it.
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    found = kernel.alphabeta(seed=0, depth=3).search(win)
+    assert kernel.play(win, found.move).winner == 0 and found.value > 0.99
+
+
+def test_mcts_counts_its_simulations_and_plays_a_decisive_move() -> None:
+    kernel = shobu_kernel()
+    state = midgame(4)
+    result = kernel.mcts(seed=1).search(state, work=3000)
+    assert result.nodes == 3000 and sum(result.visits.values()) == 3000
+    assert result.move == max(result.visits, key=lambda m: (result.visits[m], result.scores[m]))
+    assert -1.0 <= result.value <= 1.0 and result.move in state.legal_moves()
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    decisive = kernel.mcts(seed=1).search(win, work=100)
+    assert kernel.play(win, decisive.move).winner == 0 and decisive.nodes == 0
+
+
+def test_searches_refuse_a_finished_game() -> None:
+    kernel = shobu_kernel()
+    over = kernel.game.state_from_text(no_turn_text())
+    for searcher in (kernel.alphabeta(), kernel.mcts()):
+        with pytest.raises(ValueError, match="game is over"):
+            searcher.search(over, work=10)
