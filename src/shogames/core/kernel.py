@@ -34,6 +34,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -309,6 +310,79 @@ class KernelFactory(Protocol):
 
 
 _UNAVAILABLE: dict[str, str] = {}
+_ANNOUNCER: list[Callable[[str], None]] = []  # at most one: where to say that a kernel compiles
+_ANNOUNCED: set[str] = set()  # kernel modules whose first use this process has watched
+
+
+_COMPILES: list[int] = []  # compiles counted since the listener was registered (empty: not yet)
+
+
+def _count_compiles() -> None:
+    """Register, once, a numba listener that counts the functions this process compiles."""
+    if _COMPILES:
+        return
+    from numba.core import event
+
+    class CompileCounter(event.Listener):
+        """Counts numba's compile events: each is a function compiled, not loaded from the cache."""
+
+        def on_start(self, event: object) -> None:
+            _COMPILES[0] += 1
+
+        def on_end(self, event: object) -> None:
+            pass
+
+    _COMPILES.append(0)
+    event.register("numba:compile", CompileCounter())  # type: ignore[no-untyped-call]
+
+
+def compiled_so_far() -> int:
+    """How many numba functions this process has compiled since its first kernel was loaded.
+
+    A function loaded from numba's on-disk cache does not count: only a real compile does (numba's
+    ``numba:compile`` event), so a difference of two readings says whether something compiled between.
+    """
+    return _COMPILES[0] if _COMPILES else 0
+
+
+def announce_compiles(report: Callable[[str], None] | None) -> None:
+    """Say through ``report`` when a kernel's first use in this process compiles, and when it is done.
+
+    The command line sets this (to standard error): a kernel's first use on a machine compiles for
+    seconds to tens of seconds, and a person should know why nothing happens. Nothing is said when the
+    compiled code loads from numba's cache. ``None`` stops the announcements.
+    """
+    _ANNOUNCER.clear()
+    if report is not None:
+        _ANNOUNCER.append(report)
+
+
+def _watch_first_use(kernel: Kernel[Any, Any], module_name: str) -> None:
+    """Warm ``kernel`` now, saying so through the announcer if that compiles anything."""
+    report = _ANNOUNCER[0]
+    _ANNOUNCED.add(module_name)
+    name = kernel.game.name
+    before = compiled_so_far()
+    done = threading.Event()
+    said: list[bool] = []
+
+    def watch() -> None:
+        while not done.wait(0.25):
+            if compiled_so_far() > before:
+                report(f"compiling the {name} kernel: its first use on this machine (numba caches it)...")
+                said.append(True)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    started = time.perf_counter()
+    watcher.start()
+    try:
+        kernel.warm_up()
+    finally:
+        done.set()
+        watcher.join()
+    if said:
+        report(f"the {name} kernel compiled in {time.perf_counter() - started:.0f} s")
 
 
 def kernels_enabled() -> bool:
@@ -342,8 +416,11 @@ def load_kernel(game: Game[Any]) -> Kernel[Any, Any] | None:
             f"the {game.name} kernel holds numbers below 2**62; the setting {too_large[0]} is larger"
         )
         return None
+    _count_compiles()
     factory: KernelFactory = module.make_kernel
     kernel = factory(game)
+    if kernel is not None and _ANNOUNCER and module_name not in _ANNOUNCED:
+        _watch_first_use(kernel, module_name)
     if kernel is None:
         _UNAVAILABLE[game.id] = f"the {game.name} kernel does not cover the settings {game.settings_text()}"
     return kernel

@@ -44,6 +44,9 @@ import logging
 import math
 import os
 import re
+import subprocess
+import sys
+import tempfile
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -685,6 +688,32 @@ def app_from_environment() -> FastAPI:
     return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1)
 
 
+def warm_kernels_in_a_child() -> None:
+    """Compile the games' kernels into numba's cache (or load them), printing what it does.
+
+    Runs ``python -m shogames.kernels.warm`` in a child process, so this process never holds numba or
+    the compiler's memory: the computer players and analyses run in worker processes, which then load the
+    compiled code from the cache in well under a second instead of compiling it while a person waits.
+    A failure is reported and the server goes on: the reference engines play where a kernel is missing.
+    """
+    print(
+        "shogames: preparing the games' compiled kernels (the first run on a machine compiles them, "
+        "about a minute; after that they load from the cache in a second)",
+        flush=True,
+    )
+    command = [sys.executable, "-m", "shogames.kernels.warm"]
+    with tempfile.TemporaryFile("w+") as errors:
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True) as child:
+            assert child.stdout is not None
+            for line in child.stdout:  # one line a game, as each is ready
+                print(f"  {line.rstrip()}", flush=True)
+        if child.returncode != 0:
+            errors.seek(0)
+            last = (errors.read().strip().splitlines() or [f"exit status {child.returncode}"])[-1]
+            print(f"  the kernels could not be prepared ({last}): the pure-Python engines play", flush=True)
+            logger.warning("warming the kernels failed: %s", last)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -693,6 +722,7 @@ def serve(
     workers: int = 1,
     log_level: str = "info",
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
+    warm: bool = True,
 ) -> None:
     """Run the web app with uvicorn until interrupted, after printing the address to open.
 
@@ -705,6 +735,8 @@ def serve(
         log_level: ``debug``, ``info``, ``warning`` or ``error``: the level of the ``shogames.server`` log
             (refused requests are logged at ``debug``, unexpected errors with their traceback at ``error``).
         quotas: the quotas per client; ``None`` for none.
+        warm: first compile the games' kernels into the cache, or load them
+            (:func:`warm_kernels_in_a_child`), so that no player waits for a compile.
 
     Raises:
         ValueError: several workers were asked for on a database other than PostgreSQL.
@@ -719,6 +751,8 @@ def serve(
             "and no way to tell the other processes about moves"
         )
     level = _configure_logging(log_level)
+    if warm:
+        warm_kernels_in_a_child()
     shown = make_url(database_url).render_as_string(hide_password=True)
     print(
         f"shogames is running at http://{host}:{port}/ (database {shown}"

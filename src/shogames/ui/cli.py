@@ -26,7 +26,7 @@ from shogames.agents.base import Agent, agent_names, level_names, make_agent, pa
 from shogames.analysis import BLUNDER, MISTAKE, analyse_record, kernel_analyser
 from shogames.bench import run_bench
 from shogames.core.errors import NotationError, SettingsError, ShogamesError
-from shogames.core.kernel import fast_perft, fast_perft_divide, unavailable_reason
+from shogames.core.kernel import announce_compiles, fast_perft, fast_perft_divide, unavailable_reason
 from shogames.core.perft import perft, perft_divide
 from shogames.core.protocol import Game, State
 from shogames.core.registry import available_games, game_class
@@ -177,6 +177,8 @@ def _read_line(prompt: str) -> str:
 @click.version_option(__version__, prog_name="shogames")
 def main() -> None:  # the console script's entry point: shogames = "shogames.ui.cli:main"
     """Shoo, Shobu, Sho and Shogammon: play, check and study them from the terminal."""
+    # A kernel's first use on a machine compiles for seconds: say so (on standard error) when it does.
+    announce_compiles(lambda text: click.echo(text, err=True))
 
 
 @main.command("games")
@@ -577,6 +579,19 @@ def analyse_command(
         click.echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")
 
 
+@main.command("warm")
+def warm_command() -> None:
+    """Compile every game's kernel into numba's cache now (or load it), so no later use waits for it.
+
+    The first use of a kernel on a machine compiles it (seconds to tens of seconds a game); `serve` warms
+    the kernels before it says where it runs. One line a game: compiled, loaded from the cache, or why
+    there is no kernel.
+    """
+    from shogames.kernels.warm import warm_kernels
+
+    warm_kernels(report=lambda result: click.echo(result.line()))
+
+
 @main.command("serve")
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every one)."
@@ -609,8 +624,13 @@ def analyse_command(
     is_flag=True,
     help="No quotas per client on new games and WebSockets (load tests on loopback).",
 )
+@click.option(
+    "--no-warm",
+    is_flag=True,
+    help="Start at once, without first compiling (or loading) the games' kernels; see `shogames warm`.",
+)
 def serve_command(
-    host: str, port: int, database: str | None, workers: int, log_level: str, no_quotas: bool
+    host: str, port: int, database: str | None, workers: int, log_level: str, no_quotas: bool, no_warm: bool
 ) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
     from shogames.server.app import Quotas, serve
@@ -624,6 +644,7 @@ def serve_command(
             workers=workers,
             log_level=log_level,
             quotas=None if no_quotas else Quotas(),
+            warm=not no_warm,
         )
     except ValueError as error:
         raise click.UsageError(str(error)) from None

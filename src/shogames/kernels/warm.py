@@ -1,0 +1,89 @@
+"""Warm the compiled kernels: compile them into numba's on-disk cache, or load them from it.
+
+A kernel's first use on a machine compiles its numba functions (seconds to tens of seconds a game) and
+writes the machine code to the cache beside the module (``__pycache__``); every later process loads it
+from there in well under a second. :func:`warm_kernels` does that for every registered game that names a
+kernel module, so that nobody waits for a compile later: ``shogames serve`` (and so ``./start.sh``) runs
+it before it says where it is running, and ``shogames warm`` runs it by hand.
+
+``python -m shogames.kernels.warm`` prints one line a game, so a server can warm the cache in a child
+process and keep numba out of its own memory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from shogames.core.kernel import compiled_so_far, unavailable_reason
+from shogames.core.protocol import Game
+from shogames.core.registry import available_games
+
+__all__ = ["WarmUp", "main", "warm_kernel", "warm_kernels"]
+
+
+@dataclass(frozen=True, slots=True)
+class WarmUp:
+    """How one game's kernel was made ready.
+
+    Attributes:
+        game: the game's name.
+        seconds: the wall-clock time it took.
+        compiled: how many compiled functions had to be compiled (0: everything came from the cache).
+        missing: why the game has no kernel here (empty when it has one).
+    """
+
+    game: str
+    seconds: float
+    compiled: int
+    missing: str = ""
+
+    def line(self) -> str:
+        """One line for a person: compiled, loaded, or why there is no kernel."""
+        if self.missing:
+            return f"{self.game}: no compiled kernel ({self.missing})"
+        if self.compiled:
+            return f"{self.game}: compiled in {self.seconds:.1f} s ({self.compiled} functions, now cached)"
+        return f"{self.game}: loaded from the cache in {self.seconds:.2f} s"
+
+
+def warm_kernel(game: Game[Any]) -> WarmUp:
+    """Compile or load ``game``'s kernel and run each of its compiled loops once."""
+    started = time.perf_counter()
+    before = compiled_so_far()
+    kernel = game.kernel  # (the command line's announcer warms it here already)
+    if kernel is None:
+        return WarmUp(game.name, time.perf_counter() - started, 0, unavailable_reason(game))
+    kernel.warm_up()
+    return WarmUp(game.name, time.perf_counter() - started, compiled_so_far() - before)
+
+
+def warm_kernels(
+    games: Iterable[Game[Any]] | None = None, report: Callable[[WarmUp], None] | None = None
+) -> list[WarmUp]:
+    """Warm the kernel of each game (by default every registered game that names a kernel module).
+
+    Args:
+        games: the games, each with the settings to warm (the kernels' compiled code does not depend on
+            the settings, so the defaults warm every setting).
+        report: called with each game's result as soon as it is ready.
+    """
+    chosen = list(games) if games is not None else [cls() for cls in available_games() if cls.kernel_module]
+    results = []
+    for game in chosen:
+        result = warm_kernel(game)
+        if report is not None:
+            report(result)
+        results.append(result)
+    return results
+
+
+def main() -> None:
+    """Warm every kernel, printing a line a game (``python -m shogames.kernels.warm``)."""
+    warm_kernels(report=lambda result: print(result.line(), flush=True))
+
+
+if __name__ == "__main__":
+    main()
