@@ -11,6 +11,7 @@ import base64
 import json
 import logging
 import os
+import re
 import socket
 import subprocess
 import time
@@ -414,6 +415,42 @@ def test_a_real_server_refuses_a_30_mb_body_early(server: str) -> None:
         pytest.fail(f"no answer: {error!r}")
     assert str(MAX_BODY) in error_of(response, 413)
     assert time.perf_counter() - start < 9
+
+
+def read_response(sock: socket.socket) -> bytes:
+    """One HTTP response's head and JSON body (by its Content-Length) from a raw socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"content-length: (\d+)", head, re.IGNORECASE).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+def test_a_client_still_sending_a_large_body_reads_the_413_and_keeps_its_connection(server: str) -> None:
+    """Server II finding 3: the 413 went out with `connection: close` before the body was read, so a client
+    still sending got a reset (a broken pipe here) instead of the answer, and lost its keep-alive
+    connection."""
+    host, port = server.split(":")
+    size = 2_000_000
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(
+            f"POST /api/records/replay HTTP/1.1\r\nHost: {server}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {size}\r\n\r\n".encode()
+        )
+        for start in range(0, size, 65536):  # as a client on a slower link sends it, a piece at a time
+            sock.sendall(b"x" * min(65536, size - start))
+            time.sleep(0.002)
+        answer = read_response(sock)
+        assert answer.startswith(b"HTTP/1.1 413") and str(MAX_BODY).encode() in answer, answer[:300]
+        assert b"connection: close" not in answer.lower()
+        sock.sendall(f"GET /api/catalog HTTP/1.1\r\nHost: {server}\r\n\r\n".encode())
+        assert read_response(sock).startswith(b"HTTP/1.1 200")
 
 
 def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient) -> None:

@@ -2,7 +2,8 @@
 
 * :class:`BodyLimit`: ASGI middleware that refuses a request body over :data:`MAX_BODY` bytes with 413 and
   ``{"error": ...}``: at once from its ``Content-Length``, or, for a body sent in chunks, as soon as the
-  bytes read pass the limit, so a large body is never read whole.
+  bytes read pass the limit, so a large body is never held whole. The connection stays open (the rest
+  of the body is read and thrown away) up to :data:`DRAIN_LIMIT` bytes.
 * :data:`MAX_WS_MESSAGE` and :data:`MAX_WS_DEPTH`: what one WebSocket message may be; a message beyond
   them is refused with a reason and the socket stays open (:func:`decode_message`).
 * :class:`Quotas` and :class:`TokenBucket`: how many games a client (an IP address) may create and how
@@ -27,6 +28,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_BODY: Final = 512 * 1024
 """The largest request body, in bytes: room for a record of the viewer's largest size
 (:data:`shogames.server.record_view.MAX_RECORD_BYTES`) written with JSON escapes."""
+
+DRAIN_LIMIT: Final = 64 * 1024 * 1024
+"""The largest refused body the server still reads (and throws away) after its 413, so that a client
+that is still sending sees the answer and keeps its connection; a larger declared body gets the 413 and
+the connection is closed."""
 
 MAX_WS_MESSAGE: Final = 16 * 1024
 """The largest WebSocket message the server reads, in bytes: a move, a token and a version take a few
@@ -67,7 +73,12 @@ class BodyLimit:
             if name == b"content-length" and (
                 not value.isdigit() or len(value) > 18 or int(value) > self.limit
             ):
-                await _send_error(send, 413, BodyTooLarge(self.limit).detail)
+                # The client is still sending: closing now would reset the connection under it, and it
+                # would never read the 413. Up to DRAIN_LIMIT bytes, uvicorn reads the rest and throws it
+                # away while the connection stays open for the next request; past that, it is closed.
+                drain = value.isdigit() and len(value) <= 18 and int(value) <= DRAIN_LIMIT
+                close = [] if drain else [(b"connection", b"close")]
+                await _send_error(send, 413, BodyTooLarge(self.limit).detail, close)
                 return
         seen = 0
 
@@ -92,7 +103,6 @@ async def _send_error(send: Send, status: int, message: str, headers: list[tuple
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
                 *headers,
             ],
         }
