@@ -453,6 +453,60 @@ def test_a_client_still_sending_a_large_body_reads_the_413_and_keeps_its_connect
         assert read_response(sock).startswith(b"HTTP/1.1 200")
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (children, their children, ...), from /proc."""
+    found: set[int] = set()
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent and int(entry.name) not in found:
+                found.add(int(entry.name))
+                frontier.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_kill_9_of_the_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Server II finding 4: after `kill -9` of the server, the forkserver, its worker and multiprocessing's
+    resource tracker lived on (reparented to PID 1)."""
+    port = free_port()
+    process = start_server(db_url(tmp_path), port, tmp_path)
+    try:
+        with TestClient(create_app(db_url(tmp_path))) as local:
+            record = shobu_record(local)
+        answer = httpx.post(
+            f"http://127.0.0.1:{port}/api/records/replay", json={"record": record}, timeout=60
+        )
+        assert answer.status_code == 200, answer.text  # replayed in a worker process
+        left = descendants(process.pid)
+        assert left, "the replay started no worker process"
+    finally:
+        process.kill()  # the server's PID only, as `kill -9 PID` does: no clean-up runs
+        process.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(alive(pid) for pid in left):
+        time.sleep(0.2)
+    still = [pid for pid in left if alive(pid)]
+    for pid in still:
+        os.kill(pid, 9)
+    assert not still, f"{len(still)} process(es) of the killed server still ran 15 s later"
+
+
 def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient) -> None:
     game_id, _ = hotseat(client)
     values: list[Any] = [None, 1, 1.5, True, [], {}, "x" * 65, "é", "\ud800"]

@@ -1,8 +1,12 @@
 """Worker processes for work that must not run in the server's event loop (replaying records, thinking).
 
-A :class:`WorkerPool` holds a few worker processes, started with the ``forkserver`` method where the
-platform has it (``spawn`` elsewhere), so a worker never inherits the server's open sockets, database
-connections or threads. :meth:`WorkerPool.run` sends one call to an idle worker and awaits its result
+A :class:`WorkerPool` holds a few worker processes, started with the ``spawn`` method, so a worker never
+inherits the server's open sockets, database connections or threads, and each is a child of the server
+itself. A worker ends as soon as the server process is gone, even after ``kill -9`` (a thread watches the
+server's process), so none is left running, and neither is multiprocessing's resource tracker, which ends
+when the last process using it does.
+
+:meth:`WorkerPool.run` sends one call to an idle worker and awaits its result
 with a time limit; a call that runs past its limit raises :class:`WorkerTimeoutError`, and its worker is
 killed and replaced, so a stuck call never holds a worker for good. Calls beyond the pool's size wait for a
 free worker (that wait counts against their time limit too).
@@ -26,6 +30,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +44,27 @@ T = TypeVar("T")
 def default_size() -> int:
     """The pool size the server uses: every core but one, at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
+
+
+def end_with(server_pid: int) -> None:
+    """Make this process end as soon as the process ``server_pid`` is gone (a worker's initializer).
+
+    A daemon thread waits on a pidfd of the server (Linux), or looks every second whether this process's
+    parent is still the server (elsewhere), then ends this process at once: a server killed with
+    ``kill -9`` runs no clean-up, so its workers must notice for themselves.
+    """
+    threading.Thread(target=_wait_for_the_end_of, args=(server_pid,), daemon=True, name="end-with").start()
+
+
+def _wait_for_the_end_of(server_pid: int) -> None:
+    try:
+        handle = os.pidfd_open(server_pid)
+    except (AttributeError, OSError):  # no pidfd here, or the server is gone already
+        while os.getppid() == server_pid:
+            time.sleep(1.0)
+    else:
+        select.select([handle], [], [])  # readable once the process has ended
+    os._exit(0)
 
 
 class WorkerTimeoutError(Exception):
@@ -55,8 +83,7 @@ class WorkerPool:
         self.size = size if size is not None else default_size()
         if self.size < 1:
             raise ValueError(f"a worker pool needs at least one worker, got {self.size}")
-        methods = multiprocessing.get_all_start_methods()
-        self._context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        self._context = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[ProcessPoolExecutor] | None = None
         self._executors: list[ProcessPoolExecutor] = []
         self._closed = False
@@ -69,7 +96,9 @@ class WorkerPool:
         return self._idle
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
+        executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=self._context, initializer=end_with, initargs=(os.getpid(),)
+        )
         self._executors.append(executor)
         return executor
 
