@@ -507,6 +507,30 @@ def test_kill_9_of_the_server_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert not still, f"{len(still)} process(es) of the killed server still ran 15 s later"
 
 
+def test_connections_that_never_finish_their_request_head_are_closed(server: str) -> None:
+    """Server II finding 5: with no time limit on request heads, 1,000 half-open connections were held for
+    good (slowloris); now a head has HEAD_TIMEOUT seconds, then the answer is 408 and the connection
+    closes."""
+    from shogames.server.http_protocol import HEAD_TIMEOUT
+
+    host, port = server.split(":")
+    sockets = [socket.create_connection((host, int(port)), timeout=HEAD_TIMEOUT + 20) for _ in range(50)]
+    try:
+        for index, sock in enumerate(sockets):  # half the heads begun, half not even that
+            if index % 2:
+                sock.sendall(f"GET /api/catalog HTTP/1.1\r\nHost: {server}\r\nX-Slow: ".encode())
+        started = time.monotonic()
+        answers = [read_response(sock) for sock in sockets]  # b"" once the server closes
+        waited = time.monotonic() - started
+        assert all(sock.recv(1) == b"" for sock in sockets)  # closed by the server
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert all(answer.startswith(b"HTTP/1.1 408") for answer in answers), {a[:40] for a in answers}
+    assert HEAD_TIMEOUT - 1 <= waited <= HEAD_TIMEOUT + 10
+    assert httpx.get(f"http://{server}/api/catalog", timeout=10).status_code == 200
+
+
 def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient) -> None:
     game_id, _ = hotseat(client)
     values: list[Any] = [None, 1, 1.5, True, [], {}, "x" * 65, "é", "\ud800"]

@@ -743,6 +743,7 @@ def serve(
     """
     import uvicorn
 
+    from shogames.server.http_protocol import HttpProtocol
     from shogames.server.websocket_protocol import WebSocketProtocol
 
     if workers > 1 and not database_url.startswith("postgresql"):
@@ -766,6 +767,7 @@ def serve(
             host=host,
             port=port,
             log_level=max(level, logging.WARNING),
+            http=HttpProtocol,
             ws=WebSocketProtocol,
             ws_max_size=MAX_WS_FRAME,
         )
@@ -781,6 +783,7 @@ def serve(
         host=host,
         port=port,
         log_level=max(level, logging.WARNING),
+        http=HttpProtocol,
         ws=WebSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
     )
