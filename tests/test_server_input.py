@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -22,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 
 from server_process import free_port, start_server
 from shogames.server.app import Quotas, create_app
@@ -244,10 +246,82 @@ def test_creating_games_and_opening_websockets_have_quotas_per_client(tmp_path: 
         for _ in range(2):
             with test_client.websocket_connect(f"/ws/games/{game_id}") as ws:
                 ws.receive_json()
-        with test_client.websocket_connect(f"/ws/games/{game_id}") as ws:
-            message = ws.receive()
-            assert message["type"] == "websocket.close" and message["code"] == 4429 and message["reason"]
+        # Server II finding 6: refused before the handshake is answered (it used to accept, then close
+        # with 4429, which cost a whole handshake each and stalled everyone under a thousand of them).
+        refused = denial(test_client, f"/ws/games/{game_id}")
+        assert "WebSockets" in error_of(refused, 429)
+        assert 1 <= int(refused.headers["Retry-After"]) <= 10
         assert test_client.get(f"/api/games/{game_id}").status_code == 200, "reading is not limited"
+
+
+def denial(client: TestClient, path: str, headers: dict[str, str] | None = None) -> WebSocketDenialResponse:
+    """The HTTP answer refusing a WebSocket handshake (it fails the test if the socket is accepted)."""
+    connection = client.websocket_connect(path, headers=headers or {})
+    with pytest.raises(WebSocketDenialResponse) as refused, connection:
+        pass
+    return refused.value
+
+
+def test_a_client_may_hold_only_so_many_websockets_open_at_once(tmp_path: Path) -> None:
+    """Server II finding 6: no cap on the WebSockets one address holds open."""
+    quotas = Quotas(sockets_burst=100, sockets_per_minute=100, sockets_open=3)
+    with TestClient(create_app(db_url(tmp_path), quotas=quotas)) as test_client:
+        game_id, _ = hotseat(test_client)
+        with contextlib.ExitStack() as held:
+            for _ in range(3):
+                held.enter_context(test_client.websocket_connect(f"/ws/games/{game_id}")).receive_json()
+            refused = denial(test_client, f"/ws/games/{game_id}")
+            assert "at most 3 WebSockets open" in error_of(refused, 429)
+        with test_client.websocket_connect(f"/ws/games/{game_id}") as ws:  # closed ones count no more
+            assert ws.receive_json()["type"] == "game"
+
+
+def test_websockets_from_another_sites_pages_are_refused(client: TestClient) -> None:
+    """Server II finding 6: WebSockets were accepted from any Origin."""
+    game_id, _ = hotseat(client)
+    refused = denial(client, f"/ws/games/{game_id}", {"origin": "https://elsewhere.example"})
+    assert "elsewhere.example" in error_of(refused, 403)
+    for headers in ({"origin": "http://testserver"}, {}):  # this site's pages, and clients with no Origin
+        with client.websocket_connect(f"/ws/games/{game_id}", headers=headers) as ws:
+            assert ws.receive_json()["type"] == "game"
+
+
+def test_a_client_that_leaves_during_the_handshake_is_no_error(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Server II finding 7: a client gone before its handshake was answered was logged as an unexpected
+    error with a traceback (uvicorn's ClientDisconnected, turned into WebSocketDisconnect by Starlette)."""
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    game_id, _ = hotseat(client)
+
+    async def leave(path: str) -> None:
+        scope = {
+            "type": "websocket",
+            "asgi": {"version": "3.0"},
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"testserver")],
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+            "scheme": "ws",
+            "root_path": "",
+            "subprotocols": [],
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "websocket.connect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            raise ClientDisconnected
+
+        await client.app(scope, receive, send)  # type: ignore[arg-type]
+
+    with caplog.at_level(logging.DEBUG, logger="shogames.server"):
+        for path in (f"/ws/games/{game_id}", "/ws/games/nosuchgame"):
+            client.portal.call(leave, path)  # type: ignore[union-attr]
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 def test_every_response_carries_the_security_headers(client: TestClient) -> None:

@@ -27,8 +27,10 @@ Routes:
 
 Every refusal is a JSON ``{"error": message}`` with a 4xx status and leaves the game as it was; an unknown
 route is a 404 and a wrong method a 405 in the same shape. A WebSocket to an unknown game is accepted and
-closed with code 4404 and the reason; one over its client's quota with 4429. An unexpected error is logged
-with its traceback (logger ``shogames.server``) and answers ``{"error": "internal error"}`` with 500.
+closed with code 4404 and the reason. A WebSocket from another site's page (its ``Origin``) is refused
+with 403, and one over its client's quotas (opened a minute, or held open at once) with 429, in the
+error shape, before its handshake is answered. An unexpected error is logged with its traceback (logger
+``shogames.server``) and answers ``{"error": "internal error"}`` with 500.
 
 The edge's limits (request bodies, WebSocket messages, quotas per client, security headers) are in
 :mod:`shogames.server.limits`.
@@ -37,6 +39,7 @@ The edge's limits (request bodies, WebSocket messages, quotas per client, securi
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import json
@@ -51,6 +54,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -61,6 +65,7 @@ from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.utils import ClientDisconnected
 
 from shogames.agents.base import level_names, parse_agent_spec
 from shogames.core.errors import ShogamesError
@@ -525,41 +530,46 @@ def create_app(
 
     # --- Live games ----------------------------------------------------------------------------------
 
+    open_sockets: collections.Counter[str] = collections.Counter()  # WebSockets open now, per client
+
+    def socket_denial(websocket: WebSocket) -> JSONResponse | None:
+        """Why a WebSocket is refused before its handshake is answered (an HTTP answer), or ``None``.
+
+        Refusing before accepting costs the server one HTTP answer; accepting first, then closing, cost a
+        whole handshake each and stalled every client when a thousand came at once.
+        """
+        origin = websocket.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host", ""):
+            message = f"WebSockets are open to this site's own pages, not to {origin[:100]!r}"
+            return JSONResponse({"error": message}, status_code=403)
+        if quotas is None or socket_quota is None:
+            return None
+        client = _client_of(websocket)
+        if open_sockets[client] >= quotas.sockets_open:
+            message = f"a client may hold at most {quotas.sockets_open} WebSockets open at once"
+            return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": "10"})
+        try:
+            socket_quota.take(client)
+        except QuotaExceededError as refusal:
+            headers = {"Retry-After": str(refusal.retry_after)}
+            return JSONResponse({"error": refusal.message}, status_code=429, headers=headers)
+        return None
+
     @app.websocket("/ws/games/{game_id}")
     async def live_game(websocket: WebSocket, game_id: str) -> None:
-        service = service_of(websocket)
-        try:
-            if socket_quota is not None:
-                socket_quota.take(_client_of(websocket))
-            live = await service.fresh(game_id)
-        except (ServiceError, QuotaExceededError) as refusal:
-            code = 4429 if isinstance(refusal, QuotaExceededError) else 4000 + refusal.status
-            logger.debug("refused a WebSocket to %s: %d %s", game_id[:40], code, refusal.message)
-            await websocket.accept()
-            await websocket.close(code=code, reason=refusal.message[:120])
+        denial = socket_denial(websocket)
+        if denial is not None:
+            logger.debug("refused a WebSocket to %s: %d", game_id[:40], denial.status_code)
+            await websocket.send_denial_response(denial)
             return
-        await websocket.accept()
-        since = websocket.query_params.get("since")
-        queue = service.subscribe(live)
+        client = _client_of(websocket)
+        open_sockets[client] += 1
         try:
-            if since is None or not _VERSION_RE.fullmatch(since) or int(since) != live.version:
-                await websocket.send_json(service.snapshot(live))
-            receiver = asyncio.create_task(_receive(websocket, service, game_id))
-            try:
-                while not receiver.done():
-                    getter = asyncio.create_task(queue.get())
-                    done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                    if getter in done:
-                        await websocket.send_json(getter.result())
-                    else:
-                        getter.cancel()
-                receiver.result()  # an unexpected error of the receiver goes on to LastResort
-            finally:
-                receiver.cancel()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await _live_game(websocket, service_of(websocket), game_id)
         finally:
-            service.unsubscribe(live, queue)
+            open_sockets[client] -= 1
+            if not open_sockets[client]:
+                del open_sockets[client]
 
     return app
 
@@ -587,6 +597,8 @@ class LastResort:
 
         try:
             await self.app(scope, receive, watched)
+        except (WebSocketDisconnect, ClientDisconnected):  # the client left (in its handshake, say)
+            logger.debug("a client left its WebSocket to %s", scope.get("path", "")[:200])
         except Exception:
             if scope["type"] not in ("http", "websocket"):
                 raise
@@ -611,6 +623,44 @@ class LastResort:
                     if not started:
                         await send({"type": "websocket.accept"})
                     await send({"type": "websocket.close", "code": 1011, "reason": "internal error"})
+
+
+async def _live_game(websocket: WebSocket, service: GameService, game_id: str) -> None:
+    """Serve one game's WebSocket: the snapshot, then every event, while handling what the client sends.
+
+    An unknown game is accepted and closed with 4404 and the reason (a browser's WebSocket cannot read an
+    HTTP refusal), as a refusal of the game service is with 4000 + its status.
+    """
+    try:
+        live = await service.fresh(game_id)
+    except ServiceError as refusal:
+        code = 4000 + refusal.status
+        logger.debug("refused a WebSocket to %s: %d %s", game_id[:40], code, refusal.message)
+        await websocket.accept()
+        await websocket.close(code=code, reason=refusal.message[:120])
+        return
+    await websocket.accept()
+    since = websocket.query_params.get("since")
+    queue = service.subscribe(live)
+    try:
+        if since is None or not _VERSION_RE.fullmatch(since) or int(since) != live.version:
+            await websocket.send_json(service.snapshot(live))
+        receiver = asyncio.create_task(_receive(websocket, service, game_id))
+        try:
+            while not receiver.done():
+                getter = asyncio.create_task(queue.get())
+                done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    await websocket.send_json(getter.result())
+                else:
+                    getter.cancel()
+            receiver.result()  # an unexpected error of the receiver goes on to LastResort
+        finally:
+            receiver.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        service.unsubscribe(live, queue)
 
 
 async def _receive(websocket: WebSocket, service: GameService, game_id: str) -> None:

@@ -180,12 +180,14 @@ class Quotas:
         games_per_minute: games a client may create a minute after its burst is spent.
         sockets_burst: WebSockets a client may open at once (each game page holds one).
         sockets_per_minute: WebSockets a client may open a minute after its burst is spent.
+        sockets_open: WebSockets a client may hold open at once.
     """
 
     games_burst: int = 30
     games_per_minute: float = 10.0
     sockets_burst: int = 60
     sockets_per_minute: float = 60.0
+    sockets_open: int = 32
 
 
 class QuotaExceededError(Exception):
