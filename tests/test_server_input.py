@@ -27,6 +27,7 @@ from starlette.testclient import WebSocketDenialResponse
 
 from server_process import free_port, start_server
 from shogames.server.app import Quotas, create_app
+from shogames.server.engine import JOBS_PER_CLIENT
 from shogames.server.limits import MAX_BODY, MAX_WS_MESSAGE
 from shogames.server.record_view import MAX_RECORD_BYTES, MAX_RECORD_PLIES
 from shogames.server.workers import WorkerPool, WorkerTimeoutError
@@ -385,9 +386,9 @@ def test_a_long_replay_does_not_stall_other_requests(
     async def scenario() -> tuple[float, float]:
         transport = httpx.ASGITransport(app=client.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            replays = [
+            replays = [  # as many as one client may have running (JOBS_PER_CLIENT)
                 asyncio.create_task(http.post("/api/records/replay", json={"record": record}))
-                for _ in range(4)
+                for _ in range(JOBS_PER_CLIENT)
             ]
             await asyncio.sleep(0)
             start = time.perf_counter()
@@ -400,7 +401,26 @@ def test_a_long_replay_does_not_stall_other_requests(
 
     quick, _ = asyncio.run(scenario())
     assert quick < 5.0
-    assert sent == ["replay_view"] * 4, "every replay ran in a worker process"
+    assert sent == ["replay_view"] * JOBS_PER_CLIENT, "every replay ran in a worker process"
+
+
+def test_engine_jobs_beyond_a_clients_share_are_refused(client: TestClient) -> None:
+    """Server II: a client may have at most JOBS_PER_CLIENT engine jobs running or waiting (then 429)."""
+    record = shobu_record(client)
+
+    async def scenario() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            asked = [
+                asyncio.create_task(http.post("/api/records/replay", json={"record": record}))
+                for _ in range(JOBS_PER_CLIENT + 1)
+            ]
+            return list(await asyncio.gather(*asked))
+
+    answers = asyncio.run(scenario())
+    assert sorted(answer.status_code for answer in answers) == [200] * JOBS_PER_CLIENT + [429]
+    refused = next(answer for answer in answers if answer.status_code == 429)
+    assert "engine jobs" in error_of(refused, 429) and refused.headers["Retry-After"] == "5"
 
 
 def slow(seconds: float) -> float:

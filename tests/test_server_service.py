@@ -249,7 +249,7 @@ def test_levels_and_bounded_specs_are_accepted(database_url: str) -> None:
 def test_a_failing_computer_player_does_not_leave_its_game_stuck(
     database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def broken(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+    async def broken(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
         raise RuntimeError("out of memory")
 
     async def scenario() -> None:
@@ -273,7 +273,7 @@ def test_a_failing_computer_player_does_not_leave_its_game_stuck(
 def test_a_computer_player_past_its_time_is_abandoned(database_url: str) -> None:
     from shogames.server.service import ComputerLimits
 
-    async def stuck(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+    async def stuck(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
         await asyncio.sleep(3600)
         raise AssertionError("never")
 
@@ -292,7 +292,7 @@ def test_a_computer_player_past_its_time_is_abandoned(database_url: str) -> None
 
 
 def test_the_sweep_takes_over_a_computer_player_nobody_drives(database_url: str) -> None:
-    async def never(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+    async def never(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
         await asyncio.sleep(3600)
         raise AssertionError("never")
 

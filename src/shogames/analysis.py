@@ -16,7 +16,7 @@ here names a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,12 +117,32 @@ def analyse_record(
         NotationError: the record does not replay.
     """
     game_replay = replay(record)
-    searcher = kernel_analyser(game_replay.game, depth) if kernel else None
-    compiled = game_replay.game.kernel
+    pairs = list(zip(game_replay.states, game_replay.moves, strict=False))
+    return analyse_moves(pairs, depth=depth, nodes=nodes, seconds=seconds, progress=progress, kernel=kernel)
+
+
+def analyse_moves(
+    pairs: Sequence[tuple[State[Any], Any]],
+    *,
+    depth: int = 3,
+    nodes: int = 200_000,
+    seconds: float = 0.0,
+    progress: Callable[[int, int], None] | None = None,
+    kernel: bool = True,
+) -> list[MoveAnalysis]:
+    """Analyse each move a seat played in ``pairs`` (a position and the move played there, all of one game).
+
+    :func:`analyse_record` analyses a whole record this way; a server analyses a long record in pieces
+    of it. The arguments are :func:`analyse_record`'s.
+    """
+    if not pairs:
+        return []
+    game = pairs[0][0].game
+    searcher = kernel_analyser(game, depth) if kernel else None
+    compiled = game.kernel
     agent = AlphaBetaAgent(seed=0, depth=depth, nodes=nodes, seconds=seconds)
     agent.exact_root = True
-    names = game_replay.game.player_names
-    pairs = list(zip(game_replay.states, game_replay.moves, strict=False))
+    names = game.player_names
     results = []
     for done, (state, move) in enumerate(pairs, start=1):
         mover = state.to_move

@@ -73,6 +73,7 @@ from shogames.core.protocol import State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
+from shogames.server.engine import Engine, EngineBusyError
 from shogames.server.events import PostgresEvents
 from shogames.server.learn import has_rules, learn_router
 from shogames.server.limits import (
@@ -84,6 +85,7 @@ from shogames.server.limits import (
     Quotas,
     SecurityHeaders,
     TokenBucket,
+    client_of,
     decode_message,
 )
 from shogames.server.record_view import (
@@ -105,7 +107,7 @@ from shogames.server.service import (
     choose_move,
 )
 from shogames.server.views import game_assets
-from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
+from shogames.server.workers import WorkerTimeoutError
 
 HERE = Path(__file__).parent
 logger = logging.getLogger("shogames.server")
@@ -195,11 +197,6 @@ def _time_control(choice: ClockChoice | None) -> TimeControl | None:
     raise ServiceError(400, f"unknown clock {choice.kind!r}; clocks: none, {FISCHER}, {PER_MOVE}")
 
 
-def _client_of(connection: Request | WebSocket) -> str:
-    """The client's address, which quotas count by (behind a proxy, run uvicorn with its proxy headers)."""
-    return connection.client.host if connection.client else "unknown"
-
-
 def catalog() -> dict[str, Any]:
     """The games, with their settings, presets and default seats, and the AI levels, for the new-game form.
 
@@ -253,6 +250,7 @@ def create_app(
     migrate_first: bool = True,
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
     workers: int | None = None,
+    warm_workers: bool = False,
 ) -> FastAPI:
     """The web app on a database; its schema is brought up to date when the app starts.
 
@@ -261,8 +259,10 @@ def create_app(
         migrate_first: run the migrations at start-up (tests that migrated already may skip it).
         quotas: how many games each client may create and WebSockets it may open
             (:class:`~shogames.server.limits.Quotas`); ``None`` for no quotas (benchmarks on loopback).
-        workers: the size of the worker pool (``app.state.workers``) for work kept out of the event loop;
+        workers: the live engine workers (``app.state.engine``, :class:`~shogames.server.engine.Engine`):
             every core but one by default.
+        warm_workers: start and warm every engine worker before the app says it is ready (``serve``
+            does); otherwise they start cold on first use.
     """
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     game_quota = (
@@ -283,15 +283,15 @@ def create_app(
         engine, sessions = open_database(database_url)
         service = GameService(sessions)
         app.state.service = service
-        workers_pool = WorkerPool(workers if workers is not None else default_size())
-        app.state.workers = workers_pool
+        engine_work = Engine(workers, warm=warm_workers)
+        app.state.engine = engine_work
         limits = service.limits
 
-        async def think(spec: str, seed: int, game_id: str, state: State[Any]) -> str:
-            """A computer player's move: in a worker process, except the random player's (no thinking)."""
+        async def think(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
+            """A computer player's move: on an engine worker, except the random player's (no thinking)."""
             if parse_agent_spec(spec)[0] == "random":
                 return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget())
-            return await workers_pool.run(
+            return await engine_work.move(
                 choose_move,
                 spec,
                 seed,
@@ -299,6 +299,7 @@ def create_app(
                 state,
                 limits.budget(),
                 timeout=limits.max_seconds + limits.grace_seconds,
+                interactive=interactive,
             )
 
         service.think = think
@@ -306,13 +307,20 @@ def create_app(
         if events is not None:
             await events.start()
         await service.start()
-        logger.info("ready: %d worker process(es) for replays", app.state.workers.size)
+        if warm_workers:
+            logger.info("warming the engine's worker processes")
+            await engine_work.start()
+        logger.info(
+            "ready: %d live and %d study engine worker process(es)",
+            engine_work.live.size,
+            engine_work.study.size,
+        )
         try:
             yield
         finally:
             if events is not None:
                 await events.close()
-            workers_pool.close()
+            engine_work.close()
             await service.close()
             await engine.dispose()
             logger.info("stopped")
@@ -352,6 +360,10 @@ def create_app(
     @app.exception_handler(QuotaExceededError)
     async def over_quota(request: Request, failure: QuotaExceededError) -> JSONResponse:
         return error(request, 429, failure.message, {"Retry-After": str(failure.retry_after)})
+
+    @app.exception_handler(EngineBusyError)
+    async def engine_busy(request: Request, failure: EngineBusyError) -> JSONResponse:
+        return error(request, 429, failure.message, {"Retry-After": "5"})
 
     @app.exception_handler(HTTPException)
     async def http_refusal(request: Request, failure: HTTPException) -> JSONResponse:
@@ -420,7 +432,7 @@ def create_app(
     @app.post("/api/games")
     async def create_game(request: Request, body: NewGame) -> dict[str, Any]:
         if game_quota is not None:
-            game_quota.take(_client_of(request))
+            game_quota.take(client_of(request))
         seats = [SeatRequest(seat.kind, seat.name, seat.agent) for seat in body.seats]
         live = await service_of(request).create(
             body.game,
@@ -506,11 +518,13 @@ def create_app(
         if body.around is not None and body.around < 0:
             raise ServiceError(400, f"'around' must be a ply from 0, got {body.around}")
         around = None if body.around is None else min(body.around, 10**9)
-        pool: WorkerPool = request.app.state.workers
+        engine_work: Engine = request.app.state.engine
+        client = client_of(request)
         try:
-            view: dict[str, Any] = await pool.run(
-                replay_view, body.record, around, body.count, timeout=REPLAY_SECONDS
-            )
+            async with engine_work.job(client):
+                view: dict[str, Any] = await engine_work.study_call(
+                    client, replay_view, body.record, around, body.count, timeout=REPLAY_SECONDS
+                )
         except RecordError as refusal:
             raise ServiceError(refusal.status, refusal.message) from None
         except WorkerTimeoutError:
@@ -544,7 +558,7 @@ def create_app(
             return JSONResponse({"error": message}, status_code=403)
         if quotas is None or socket_quota is None:
             return None
-        client = _client_of(websocket)
+        client = client_of(websocket)
         if open_sockets[client] >= quotas.sockets_open:
             message = f"a client may hold at most {quotas.sockets_open} WebSockets open at once"
             return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": "10"})
@@ -562,7 +576,7 @@ def create_app(
             logger.debug("refused a WebSocket to %s: %d", game_id[:40], denial.status_code)
             await websocket.send_denial_response(denial)
             return
-        client = _client_of(websocket)
+        client = client_of(websocket)
         open_sockets[client] += 1
         try:
             await _live_game(websocket, service_of(websocket), game_id)
@@ -735,7 +749,9 @@ def app_from_environment() -> FastAPI:
     """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
     _configure_logging(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
     quotas = None if os.environ.get(NO_QUOTAS_VARIABLE) == "1" else Quotas()
-    return create_app(os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1)
+    return create_app(
+        os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1, warm_workers=True
+    )
 
 
 def warm_kernels_in_a_child() -> None:
@@ -813,7 +829,7 @@ def serve(
     logger.info("listening on http://%s:%d/", host, port)
     if workers == 1:
         uvicorn.run(
-            create_app(database_url, quotas=quotas),
+            create_app(database_url, quotas=quotas, warm_workers=warm),
             host=host,
             port=port,
             log_level=max(level, logging.WARNING),

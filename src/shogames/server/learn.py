@@ -47,7 +47,6 @@ The browser knows no rules here either: every verdict comes from the server, whi
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import html
@@ -66,23 +65,23 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import level_names
-from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_record, kernel_analyser
+from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_moves, kernel_analyser
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.records import Record, parse_record, replay
+from shogames.server.engine import Engine
+from shogames.server.limits import client_of
 from shogames.server.service import GameService, ServiceError, choose_move
 from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
-from shogames.server.workers import WorkerPool, WorkerTimeoutError
+from shogames.server.workers import WorkerTimeoutError
 
 HERE = Path(__file__).parent
 HINT_SECONDS = 3.0
 """The most time a hint may think (the strongest level, with this budget where it takes one)."""
 HINT_GRACE = 5.0
 """How long past that a hint may run before it is given up (the page is told there is none)."""
-HINTS_AT_ONCE = 2
-"""Hints thought about at the same time (each in a worker process); more are refused until one is done."""
 ANALYSIS: dict[str, Any] = {"depth": 2, "nodes": 5_000, "seconds": 0.1}
 """The analysing search's budget per position in the browser (``shogames analyse`` takes more)."""
 ANALYSIS_WITH_KERNEL: dict[str, Any] = {"depth": 8, "nodes": 100_000, "seconds": 0.1}
@@ -91,7 +90,12 @@ same time, spent on a search some hundred times faster, so it goes deeper."""
 ANALYSIS_MAX_PLIES = 400
 """The longest record analysed in the browser (``shogames analyse`` takes any)."""
 ANALYSIS_SECONDS = 120.0
-"""How long an analysis may run in its worker process before it is stopped (a 503 that says so)."""
+"""How long one piece of an analysis may take, its wait for a study worker included, before the analysis
+is stopped (a 503 that says so)."""
+ANALYSIS_PIECE = 16
+"""Positions analysed in one engine job: a long record is analysed in pieces, each waiting for its turn
+on the study workers, so that other clients' hints and replays run between them (a piece takes about
+1.6 s at the browser's 0.1 s a position)."""
 
 
 # --- Finding a game's guide ------------------------------------------------------------------------------
@@ -508,8 +512,6 @@ def learn_router() -> APIRouter:
     """The rules pages, the lessons and hints (the app includes this router)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     router = APIRouter()
-    hint_slots = asyncio.Semaphore(HINTS_AT_ONCE)
-    analysis_slot = asyncio.Semaphore(1)
     analysed: dict[str, dict[str, Any]] = {}  # the latest analyses, by the record text's SHA-256
 
     @router.get("/rules", response_class=HTMLResponse)
@@ -583,10 +585,22 @@ def learn_router() -> APIRouter:
         level = level_names()[-1]
         budget = {"seconds": f"{HINT_SECONDS:g}"}
         seed = random.SystemRandom().randrange(2**31)
-        if hint_slots.locked():
-            raise ServiceError(429, "the computer is busy with other hints; try again in a moment")
-        async with hint_slots:
-            text = await _think(request.app.state.workers, level, seed, live.game.id, state, budget)
+        engine: Engine = request.app.state.engine
+        client = client_of(request)
+        async with engine.job(client):
+            try:
+                text = await engine.study_call(
+                    client,
+                    choose_move,
+                    level,
+                    seed,
+                    live.game.id,
+                    state,
+                    budget,
+                    timeout=HINT_SECONDS + HINT_GRACE,
+                )
+            except WorkerTimeoutError:
+                raise ServiceError(503, "the computer took too long to find a hint; try again") from None
         move = state.parse_move(text)
         clicks = views_for(live.game.id).move_clicks(state, move) if state.to_move != CHANCE else ()
         return {"move": text, "level": level, "clicks": list(clicks), "version": live.version}
@@ -606,17 +620,25 @@ def learn_router() -> APIRouter:
                 f"the record has {len(record.moves)} plies; the browser analyses at most "
                 f"{ANALYSIS_MAX_PLIES} (shogames analyse takes any)",
             )
-        if analysis_slot.locked():
-            raise ServiceError(429, "another analysis is running; try again in a moment")
-        async with analysis_slot:
+        engine: Engine = request.app.state.engine
+        client = client_of(request)
+        async with engine.job(client):
             try:
-                workers: WorkerPool = request.app.state.workers
-                names, budget, moves = await workers.run(_analyse, record, timeout=ANALYSIS_SECONDS)
+                names, budget, pairs = await engine.study_call(
+                    client, _replay_for_analysis, record, timeout=ANALYSIS_SECONDS
+                )
+                moves: list[MoveAnalysis] = []
+                for first in range(0, len(pairs), ANALYSIS_PIECE):  # each piece waits for its turn
+                    piece = pairs[first : first + ANALYSIS_PIECE]
+                    moves += await engine.study_call(
+                        client, _analyse_piece, piece, budget, timeout=ANALYSIS_SECONDS
+                    )
             except ShogamesError as error:
                 raise ServiceError(400, f"record refused: {error}") from None
             except WorkerTimeoutError:
                 raise ServiceError(
-                    503, f"the analysis took more than {ANALYSIS_SECONDS:g} seconds and was stopped"
+                    503,
+                    f"a piece of the analysis took more than {ANALYSIS_SECONDS:g} seconds; it was stopped",
                 ) from None
         answer = {
             "budget": budget,
@@ -644,37 +666,32 @@ def learn_router() -> APIRouter:
     return router
 
 
-def _analyse(record: Record) -> tuple[list[str], dict[str, Any], list[MoveAnalysis]]:
-    """The seats' names, the budget used and every seat move analysed (in a worker process: it takes time).
+def _replay_for_analysis(
+    record: Record,
+) -> tuple[list[str], dict[str, Any], list[tuple[State[Any], Any]]]:
+    """The seats' names, the analysis budget and each position with the move played there (in a worker).
 
     The game's compiled kernel searches where it has an alpha-beta searcher, with the deeper budget.
 
     Raises:
         ShogamesError: the record does not replay.
     """
-    game = replay(record).game
+    game_replay = replay(record)
+    game = game_replay.game
     budget = ANALYSIS_WITH_KERNEL if kernel_analyser(game, 1) is not None else ANALYSIS
-    return (
-        list(game.player_names),
-        {**budget, "kernel": budget is ANALYSIS_WITH_KERNEL},
-        analyse_record(record, **budget),
+    pairs = list(zip(game_replay.states, game_replay.moves, strict=False))
+    return list(game.player_names), {**budget, "kernel": budget is ANALYSIS_WITH_KERNEL}, pairs
+
+
+def _analyse_piece(pairs: list[tuple[State[Any], Any]], budget: dict[str, Any]) -> list[MoveAnalysis]:
+    """The seat moves of one piece of a record analysed with ``budget`` (in a worker process)."""
+    return analyse_moves(
+        pairs,
+        depth=budget["depth"],
+        nodes=budget["nodes"],
+        seconds=budget["seconds"],
+        kernel=budget["kernel"],
     )
-
-
-async def _think(
-    workers: WorkerPool, level: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]
-) -> str:
-    """The level's move, chosen in a worker process (never in the event loop), within the hint's time.
-
-    Raises:
-        ServiceError: it took too long (503).
-    """
-    try:
-        return await workers.run(
-            choose_move, level, seed, game_id, state, budget, timeout=HINT_SECONDS + HINT_GRACE
-        )
-    except WorkerTimeoutError:
-        raise ServiceError(503, "the computer took too long to find a hint; try again") from None
 
 
 __all__ = ["Diagram", "Lesson", "guides_catalog", "learn_router", "lessons_of", "render_guide", "try_move"]

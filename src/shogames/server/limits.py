@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY: Final = 512 * 1024
@@ -43,6 +44,14 @@ MAX_WS_FRAME: Final = 1024 * 1024
 
 MAX_WS_DEPTH: Final = 16
 """How deeply a WebSocket message's JSON may nest (the protocol's messages are flat objects)."""
+
+
+def client_of(connection: HTTPConnection) -> str:
+    """The client's address, which quotas and engine jobs count by.
+
+    Behind a proxy, uvicorn takes it from the proxy's headers (``docs/web.md``).
+    """
+    return connection.client.host if connection.client else "unknown"
 
 
 class BodyTooLarge(HTTPException):

@@ -328,8 +328,9 @@ def score_value(text: str) -> float:
     return int(numerator) / int(denominator or 1)
 
 
-Think = Callable[[str, int, str, State[Any]], Awaitable[str]]
-"""How a computer player's move is found: ``think(spec, seed, game_id, state)`` gives the move's text."""
+Think = Callable[[str, int, str, State[Any], bool], Awaitable[str]]
+"""How a computer player's move is found: ``think(spec, seed, game_id, state, interactive)`` gives the move's
+text; ``interactive`` says whether a person plays in the game (and so waits for the move)."""
 
 
 def choose_move(spec: str, seed: int, game_id: str, state: State[Any], budget: dict[str, str]) -> str:
@@ -1425,7 +1426,9 @@ class GameService:
             if live.ai_task is not None:
                 live.ai_task.cancel()
 
-    async def _think_in_thread(self, spec: str, seed: int, game_id: str, state: State[Any]) -> str:
+    async def _think_in_thread(
+        self, spec: str, seed: int, game_id: str, state: State[Any], interactive: bool
+    ) -> str:
         return await asyncio.to_thread(choose_move, spec, seed, game_id, state, self.limits.budget())
 
     async def _ai_move(self, live: LiveGame) -> None:
@@ -1439,10 +1442,13 @@ class GameService:
         assert seat is not None and seat != CHANCE
         spec = live.seats[seat].agent or "random"
         notice = None
+        # Where a person plays, the move has its time and no more; between computer players, the move may
+        # wait for its turn on the engine's study workers first (think's own limit starts when it runs).
+        interactive = any(other.kind == PERSON for other in live.seats)
+        limit = self.limits.max_seconds + self.limits.grace_seconds if interactive else None
         try:
             move_text = await asyncio.wait_for(
-                self.think(spec, self.rng.randrange(2**31), live.game.id, state),
-                self.limits.max_seconds + self.limits.grace_seconds,
+                self.think(spec, self.rng.randrange(2**31), live.game.id, state, interactive), limit
             )
             move = state.parse_move(move_text)
         except asyncio.CancelledError:

@@ -28,6 +28,7 @@ level of an importable module, and its arguments and result must pickle.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import select
@@ -38,6 +39,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+logger = logging.getLogger("shogames.server")
+
 T = TypeVar("T")
 
 
@@ -46,13 +49,15 @@ def default_size() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def end_with(server_pid: int) -> None:
-    """Make this process end as soon as the process ``server_pid`` is gone (a worker's initializer).
+def start_worker(server_pid: int, nice: int) -> None:
+    """A worker's initializer: lower its priority by ``nice``, and end it as soon as the server is gone.
 
     A daemon thread waits on a pidfd of the server (Linux), or looks every second whether this process's
     parent is still the server (elsewhere), then ends this process at once: a server killed with
     ``kill -9`` runs no clean-up, so its workers must notice for themselves.
     """
+    if nice:
+        os.nice(nice)
     threading.Thread(target=_wait_for_the_end_of, args=(server_pid,), daemon=True, name="end-with").start()
 
 
@@ -76,31 +81,68 @@ class WorkerPool:
 
     Args:
         size: how many calls may run at once, each in its own process (:func:`default_size` by default).
-            Processes start on first use.
+        nice: how much to lower the workers' scheduling priority (0: as the server's; 10: they get the
+            CPU only when processes of higher priority leave it).
+        warm: a function (top level of a module) each new worker runs before it takes any call: imports,
+            compiled code loaded, so that no call pays for a cold start. A worker killed for running past
+            its limit is replaced by one that warms before it is used.
+
+    Workers start on first use, or all at once with :meth:`start`.
     """
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(
+        self, size: int | None = None, *, nice: int = 0, warm: Callable[[], object] | None = None
+    ) -> None:
         self.size = size if size is not None else default_size()
         if self.size < 1:
             raise ValueError(f"a worker pool needs at least one worker, got {self.size}")
+        self.nice = nice
+        self.warm = warm
         self._context = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[ProcessPoolExecutor] | None = None
         self._executors: list[ProcessPoolExecutor] = []
+        self._warming: set[asyncio.Task[None]] = set()
         self._closed = False
 
     def _queue(self) -> asyncio.Queue[ProcessPoolExecutor]:
         if self._idle is None:
             self._idle = asyncio.Queue()
             for _ in range(self.size):
-                self._idle.put_nowait(self._new_executor())
+                self._add_worker()
         return self._idle
 
-    def _new_executor(self) -> ProcessPoolExecutor:
+    async def start(self) -> None:
+        """Start every worker now and return once each is warm and waiting for calls."""
+        self._queue()
+        while self._warming:
+            await asyncio.gather(*self._warming, return_exceptions=True)
+
+    def _add_worker(self) -> None:
+        """Start a worker; it joins the idle ones once warm."""
+        assert self._idle is not None
         executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=self._context, initializer=end_with, initargs=(os.getpid(),)
+            max_workers=1,
+            mp_context=self._context,
+            initializer=start_worker,
+            initargs=(os.getpid(), self.nice),
         )
         self._executors.append(executor)
-        return executor
+        if self.warm is None:
+            self._idle.put_nowait(executor)
+            return
+        task = asyncio.get_running_loop().create_task(self._warm_up(executor, self.warm))
+        self._warming.add(task)
+        task.add_done_callback(self._warming.discard)
+
+    async def _warm_up(self, executor: ProcessPoolExecutor, warm: Callable[[], object]) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(executor, warm)
+        except Exception:  # a warm-up that fails leaves a worker as cold as without one, but working
+            logger.exception("a worker's warm-up failed; it takes calls cold")
+        if self._closed:
+            return
+        assert self._idle is not None
+        self._idle.put_nowait(executor)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float) -> T:
         """Run ``fn(*args)`` in a worker process and return its result.
@@ -142,7 +184,7 @@ class WorkerPool:
             else:
                 self._kill(executor)
                 if not self._closed:
-                    idle.put_nowait(self._new_executor())
+                    self._add_worker()
 
     def _kill(self, executor: ProcessPoolExecutor) -> None:
         processes = list((executor._processes or {}).values())
@@ -157,5 +199,7 @@ class WorkerPool:
     def close(self) -> None:
         """Stop every worker, killing those still busy; calls in flight fail."""
         self._closed = True
+        for task in list(self._warming):
+            task.cancel()
         for executor in list(self._executors):
             self._kill(executor)
