@@ -36,8 +36,10 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import math
 import random
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -106,6 +108,33 @@ class ServiceError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class DatabaseFullError(ServiceError):
+    """The database has no room left for a write (its disk is full): 503, and nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503,
+            "the server's database has no room left (its disk is full): nothing changed; games can still be "
+            "read, and moves can be made again once there is room",
+        )
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether a database error says that the disk (or the database's room) is full.
+
+    SQLite says ``database or disk is full`` (SQLITE_FULL); PostgreSQL raises SQLSTATE 53100
+    (``disk_full``) or reports ``No space left on device``.
+    """
+    cause = getattr(error, "orig", None) or error
+    text = str(cause)
+    return (
+        getattr(cause, "sqlite_errorcode", None) == 13  # SQLITE_FULL
+        or getattr(cause, "sqlstate", None) == "53100"
+        or "database or disk is full" in text
+        or "No space left on device" in text
+    )
 
 
 class _StaleError(Exception):
@@ -406,6 +435,8 @@ class GameService:
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._full_logged = -math.inf  # when a full disk was last logged (time.monotonic)
+        self._full_since_log = 0
 
     @contextlib.asynccontextmanager
     async def _session(self) -> AsyncIterator[AsyncSession]:
@@ -418,7 +449,19 @@ class GameService:
             async with self.sessions() as session:
                 yield session
         except (sql_errors.TimeoutError, sql_errors.OperationalError, sql_errors.InterfaceError) as error:
-            logger.error("the database did not answer: %s", str(error).splitlines()[0][:200])
+            first_line = str(error).splitlines()[0][:200]
+            if is_disk_full(error):
+                now = time.monotonic()
+                self._full_since_log += 1
+                if now - self._full_logged >= 60:  # once a minute while it lasts, not on every write
+                    logger.error(
+                        "the database's disk is full (%d writes refused since the last report): %s",
+                        self._full_since_log,
+                        first_line,
+                    )
+                    self._full_logged, self._full_since_log = now, 0
+                raise DatabaseFullError() from None
+            logger.error("the database did not answer: %s", first_line)
             raise ServiceError(
                 503, "the server is busy (its database did not answer in time); nothing changed, try again"
             ) from None
@@ -447,7 +490,13 @@ class GameService:
         Every running clock is credited with the time the service was down; every game whose computer
         player or dice are due, or whose time ran out meanwhile, goes on.
         """
-        await self._credit_downtime()
+        try:
+            await self._credit_downtime()
+        except DatabaseFullError:  # reading works: serve what can be served, and say what cannot
+            logger.warning(
+                "the database's disk is full: running clocks were not credited for the downtime, and no "
+                "change can be saved until there is room"
+            )
         async with self._session() as session:
             due = (
                 await session.scalars(
@@ -532,14 +581,31 @@ class GameService:
             )
 
     async def _sweep_forever(self) -> None:
+        """Sweep every ``sweep_seconds``; a failure is logged once, not again while it repeats."""
+        failing: str | None = None  # the failure the sweeps meet now, already logged
+        repeats = 0
         while not self._closed:
             await asyncio.sleep(self.sweep_seconds)
             try:
                 await self.sweep()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                logger.exception("the sweep failed; it runs again in %.1f s", self.sweep_seconds)
+            except Exception as error:
+                seen = f"{type(error).__name__}: {error}"
+                if seen == failing:
+                    repeats += 1
+                    continue
+                failing, repeats = seen, 0
+                if isinstance(error, ServiceError):  # a database in trouble, said already by _session
+                    logger.warning(
+                        "the sweep failed (%s); it is tried every %.1f s", error, self.sweep_seconds
+                    )
+                else:
+                    logger.exception("the sweep failed; it is tried every %.1f s", self.sweep_seconds)
+            else:
+                if failing is not None:
+                    logger.info("the sweep works again, after %d more failures like the last", repeats)
+                    failing = None
 
     async def sweep(self) -> None:
         """Mark this process alive; flag late players; take over due games no one drives; evict idle ones."""
