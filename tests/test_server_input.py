@@ -25,7 +25,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from server_process import free_port, start_server
+from server_process import free_port, kill_server, start_server
 from shogames.server.app import Quotas, create_app
 from shogames.server.engine import JOBS_PER_CLIENT
 from shogames.server.limits import MAX_BODY, MAX_WS_MESSAGE
@@ -623,6 +623,29 @@ def test_connections_that_never_finish_their_request_head_are_closed(server: str
     assert all(answer.startswith(b"HTTP/1.1 408") for answer in answers), {a[:40] for a in answers}
     assert HEAD_TIMEOUT - 1 <= waited <= HEAD_TIMEOUT + 10
     assert httpx.get(f"http://{server}/api/catalog", timeout=10).status_code == 200
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_quotas_count_by_the_address_a_trusted_proxy_forwards(tmp_path: Path, trusted: bool) -> None:
+    """Server II: `serve` had no option for proxy headers; --forwarded-allow-ips names the trusted proxies."""
+    port = free_port()
+    options = ["--no-warm", "--forwarded-allow-ips", "127.0.0.1" if trusted else "10.9.9.9"]
+    process = start_server(db_url(tmp_path), port, tmp_path, options=options)
+    base = f"http://127.0.0.1:{port}"
+
+    def create(client: str) -> int:
+        body = {"game": "shobu", "seats": [PERSON, PERSON], "mode": "hotseat"}
+        headers = {"X-Forwarded-For": client}
+        return httpx.post(f"{base}/api/games", json=body, headers=headers, timeout=30).status_code
+
+    try:
+        burst = Quotas().games_burst
+        assert [create("203.0.113.7") for _ in range(burst)] == [200] * burst
+        assert create("203.0.113.7") == 429
+        # Another client behind the same proxy has its own quota, if the proxy is trusted.
+        assert create("198.51.100.4") == (200 if trusted else 429)
+    finally:
+        kill_server(process)
 
 
 def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient) -> None:

@@ -789,6 +789,7 @@ def serve(
     log_level: str = "info",
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
     warm: bool = True,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted, after printing the address to open.
 
@@ -803,6 +804,9 @@ def serve(
         quotas: the quotas per client; ``None`` for none.
         warm: first compile the games' kernels into the cache, or load them
             (:func:`warm_kernels_in_a_child`), so that no player waits for a compile.
+        forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are trusted
+            for the client's address (comma-separated addresses or networks, ``*`` for any, ``""`` for
+            none); ``None``: uvicorn's default, the ``FORWARDED_ALLOW_IPS`` variable or 127.0.0.1.
 
     Raises:
         ValueError: several workers were asked for on a database other than PostgreSQL.
@@ -836,6 +840,7 @@ def serve(
             http=HttpProtocol,
             ws=WebSocketProtocol,
             ws_max_size=MAX_WS_FRAME,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
         return
     migrate(database_url)
@@ -852,6 +857,7 @@ def serve(
         http=HttpProtocol,
         ws=WebSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

@@ -629,8 +629,22 @@ def warm_command() -> None:
     is_flag=True,
     help="Start at once, without first compiling (or loading) the games' kernels; see `shogames warm`.",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    metavar="IPS",
+    default=None,
+    help="Proxies whose X-Forwarded-For gives the client's address (quotas count by it): addresses or "
+    "networks, comma-separated, * for any; default 127.0.0.1 (or $FORWARDED_ALLOW_IPS).",
+)
 def serve_command(
-    host: str, port: int, database: str | None, workers: int, log_level: str, no_quotas: bool, no_warm: bool
+    host: str,
+    port: int,
+    database: str | None,
+    workers: int,
+    log_level: str,
+    no_quotas: bool,
+    no_warm: bool,
+    forwarded_allow_ips: str | None,
 ) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
     from shogames.server.app import Quotas, serve
@@ -645,6 +659,7 @@ def serve_command(
             log_level=log_level,
             quotas=None if no_quotas else Quotas(),
             warm=not no_warm,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
     except ValueError as error:
         raise click.UsageError(str(error)) from None
