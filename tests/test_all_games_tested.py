@@ -24,6 +24,7 @@ import pytest
 
 import shogames
 from shogames.core.protocol import Game
+from shogames.games import BUILTIN_GAMES
 from shogames.server.learn import has_rules
 
 TESTS = Path(__file__).parent
@@ -52,6 +53,10 @@ def _without_rules(cls: GameClass) -> bool:
     return not has_rules(cls.id)
 
 
+def _shipped(cls: GameClass) -> bool:
+    return cls.id in BUILTIN_GAMES
+
+
 SHARED_SUITES: dict[str, Callable[[GameClass], bool]] = {
     "test_perft.py::test_every_registered_game_has_a_perft_data_file": _every_game,
     "test_perft.py::test_perft_counts": _every_game,
@@ -76,6 +81,7 @@ SHARED_SUITES: dict[str, Callable[[GameClass], bool]] = {
     "test_position_fuzz.py::test_seed_texts_are_read_as_written": _every_game,
     "test_position_fuzz.py::test_an_accepted_text_writes_back_equivalent_and_loses_no_piece": _every_game,
     "test_game_packages.py::test_move_kinds_are_named": _every_game,
+    "test_rulings_table.py::test_every_shipped_game_has_a_section": _shipped,
 }
 """Each parametrized shared test, and which registered games it must have a case of."""
 
