@@ -16,6 +16,7 @@ import pytest
 import shogames
 from shogames.core.kernel import (
     KernelUnavailableError,
+    compiled_threads,
     fast_perft,
     kernels_enabled,
     require_kernel,
@@ -127,6 +128,36 @@ def test_every_game_with_a_kernel_module_has_a_kernel_here() -> None:
         if cls.kernel_module is not None:
             game = cls()
             assert game.kernel is not None, unavailable_reason(game)
+
+
+# --- Threads of the compiled batch loops ---------------------------------------------------------------
+
+
+def test_compiled_threads_sets_and_restores_numbas_thread_count() -> None:
+    import numba
+
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    before = numba.get_num_threads()
+    with compiled_threads(1) as used:
+        assert used == 1 and numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    with compiled_threads(None) as used:
+        assert used == most and numba.get_num_threads() == most
+    with compiled_threads(most + 5) as used:  # more than numba may use: capped
+        assert used == most and numba.get_num_threads() == most
+    with pytest.raises(RuntimeError, match="inside"), compiled_threads(1):
+        raise RuntimeError("inside")
+    assert numba.get_num_threads() == before  # restored when the block raises too
+
+
+@pytest.mark.parametrize("threads", [0, -1])
+def test_compiled_threads_refuses_fewer_than_one(threads: int) -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    with pytest.raises(ValueError, match="threads must be 1 or more"), compiled_threads(threads):
+        pass
+    assert numba.get_num_threads() == before
 
 
 # --- Through the protocol: CLI, bench, agents, arena ---------------------------------------------------
