@@ -4,6 +4,12 @@
 keeps runs short and never fails a test for being slow on a busy machine. Tests marked ``slow`` run only
 with ``--run-slow``.
 
+The toy games of ``tests/toy_games`` (a dice race, the same without a view, and tic-tac-toe with a
+compiled kernel) are installed for the whole run as an outside package is installed: a distribution whose
+entry points (group ``shogames.games``) name them, in a temporary folder put on ``sys.path`` before any
+test module is collected. The registry finds them as it would find any installed game, so every suite
+parametrized by the registry tests them, and no shared test names them (``test_all_games_tested.py``).
+
 A test that asks for ``database_url`` runs twice: on a fresh SQLite file and on a fresh PostgreSQL database
 (see ``server_db``; skipped, with the reason, only when no PostgreSQL server was given). ``postgres_url`` is
 a fresh PostgreSQL database alone, for tests of what only a shared database server allows.
@@ -12,6 +18,9 @@ a fresh PostgreSQL database alone, for tests of what only a shared database serv
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,10 +28,27 @@ import pytest
 from hypothesis import settings
 
 from server_db import NO_POSTGRES, fresh_postgres_database, postgres_server, sqlite_url
+from toy_games import install_toy_games
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+_TOY_SITE = Path(tempfile.mkdtemp(prefix="shogames-toy-games-"))
+"""Where the toy games' distribution is installed for this run (removed at its end)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install the toy games through their entry points before any test module is collected."""
+    install_toy_games(_TOY_SITE)
+    sys.path.insert(0, str(_TOY_SITE))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if str(_TOY_SITE) in sys.path:
+        sys.path.remove(str(_TOY_SITE))
+    shutil.rmtree(_TOY_SITE, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

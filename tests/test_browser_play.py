@@ -15,19 +15,29 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+import shogames
+from shogames.core.settings import parse_settings_text
 from shogammon_positions import die_lost_position
 from test_browser import NEAR_THE_END, browser, click_move, server, snapshot  # noqa: F401 (fixtures)
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
-GAMES = ["shobu", "shoo", "sho", "shogammon"]
+GAMES = [cls.id for cls in shogames.available_games()]
+"""Every registered game (the toy games too: the browser's server has them installed)."""
+PHONE_SETTINGS = {"sho": "players=2"}
+"""Settings of the phone test where a game's defaults are not the ones to try (a game not named: none)."""
 
 
 def hotseat(server: str, game: str, settings: str = "", position: str | None = None) -> dict[str, Any]:
+    """A game on one screen with a person in every seat."""
+    cls = shogames.game_class(game)
+    seats = cls(None, **parse_settings_text(cls.setting_specs, settings)).num_players
     body: dict[str, Any] = {
         "game": game,
         "settings": settings,
         "mode": "hotseat",
-        "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+        "seats": [
+            {"kind": "person", "name": name} for name in ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:seats]
+        ],
     }
     if position is not None:
         body["position"] = position
@@ -61,7 +71,7 @@ def board_box(page: Page) -> dict[str, float]:
 def test_on_a_phone_the_board_stays_in_view_after_each_of_ten_moves(
     server: str, browser: Browser, game: str
 ) -> None:
-    created = hotseat(server, game, "players=2" if game == "sho" else "")
+    created = hotseat(server, game, PHONE_SETTINGS.get(game, ""))
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")

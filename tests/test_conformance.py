@@ -19,15 +19,12 @@ from shogames.core.errors import NotationError, SettingsError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import Setting
-from toy_games import DIE, DiceRaceGame, DiceRaceState, register_toy_games, registered_game_ids
-
-register_toy_games()
+from toy_games import DIE, DiceRaceGame, DiceRaceState, registered_game_ids
 
 
 def _game_cases() -> list[Any]:
     """One case per registered game and setting bundle: the defaults, then each preset."""
     classes = {cls.id: cls for cls in available_games()}
-    classes.setdefault(DiceRaceGame.id, DiceRaceGame)
     return [
         pytest.param(game_id, preset, id=f"{game_id}-{preset or 'default'}")
         for game_id, cls in sorted(classes.items())
@@ -419,9 +416,17 @@ def test_states_of_one_position_are_equal_hashable_and_picklable(game_id: str) -
 
 
 def _other_settings(game_id: str) -> dict[str, object]:
-    """Settings other than the defaults: a length cap of 77 (``max_turns``; the toy game's ``max_plies``)."""
-    names = {spec.name for spec in game_class(game_id).setting_specs}
-    return {"max_turns" if "max_turns" in names else "max_plies": 77}
+    """Settings other than the defaults: the first setting's first other value that the game accepts."""
+    for spec in game_class(game_id).setting_specs:
+        for value in _values(spec):
+            if value == spec.default:
+                continue
+            try:
+                make(game_id, None, **{spec.name: value})
+            except SettingsError:
+                continue
+            return {spec.name: value}
+    raise AssertionError(f"{game_id} has no setting with another value")
 
 
 def test_a_long_shoo_game_pickles_with_its_history() -> None:

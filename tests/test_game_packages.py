@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from enum import IntEnum
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,11 @@ from fastapi.testclient import TestClient
 import shogames
 from shogames.agents.levels import LEVELS, level_spec
 from shogames.core import CHANCE, registry, sample_chance
-from shogames.core.registry import GameLoadError, available_games, game_class
+from shogames.core.registry import ENTRY_POINT_GROUP, GameLoadError, available_games, game_class
 from shogames.games import BUILTIN_GAMES
 from shogames.games.shoo import ShooGame
 from shogames.server.app import create_app
-from toy_games import DiceRaceGame, register_toy_games, write_distribution
+from toy_games import TOY_ENTRY_POINTS, DiceRaceGame, write_distribution
 
 TESTS = Path(__file__).parent
 
@@ -51,7 +52,7 @@ def test_an_outside_package_adds_a_game_through_an_entry_point(
     write_distribution(tmp_path, {"outside_race": "outside_race:OutsideRace"}, {"outside_race": OUTSIDE_GAME})
     monkeypatch.syspath_prepend(str(tmp_path))
     ids = [cls.id for cls in available_games()]
-    assert ids == sorted([*BUILTIN_GAMES, "outside_race"])
+    assert ids == sorted([*BUILTIN_GAMES, *TOY_ENTRY_POINTS, "outside_race"])  # the toys: conftest.py
     state = shogames.make("outside_race", "sprint").new_initial_state()
     assert state.game.name == "Outside race" and len(state.legal_moves()) == 3
 
@@ -82,7 +83,9 @@ def test_a_bad_entry_point_is_named(
 
 
 def test_the_shipped_games_are_found_without_a_list_elsewhere(fresh_registry: None) -> None:
-    assert [cls.id for cls in available_games()] == sorted(BUILTIN_GAMES)
+    installed = [entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)]
+    assert sorted(installed) == sorted(TOY_ENTRY_POINTS)  # the toy games, installed by conftest.py
+    assert [cls.id for cls in available_games()] == sorted([*BUILTIN_GAMES, *installed])
     for game_id, reference in BUILTIN_GAMES.items():
         module, _, name = reference.partition(":")
         assert game_class(game_id).__module__ == module and game_class(game_id).__name__ == name
@@ -107,7 +110,6 @@ def test_the_registry_has_no_import_cycle() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    register_toy_games()
     with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as test_client:
         yield test_client
 
@@ -157,7 +159,7 @@ def test_the_toy_game_is_played_through_the_api(client: TestClient) -> None:
     assert snap["position"]["terminal"] and snap["result"] in ("1-0", "0-1", "1/2-1/2")
 
 
-@pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
+@pytest.mark.parametrize("game_id", [cls.id for cls in available_games()])
 def test_move_kinds_are_named(game_id: str) -> None:
     """A move's kind is an IntEnum member, in played, listed and parsed moves, so its repr reads."""
     game = shogames.make(game_id)

@@ -19,6 +19,7 @@ from shogames.agents import AlphaBetaAgent, make_agent
 from shogames.analysis import analyse_record, kernel_analyser
 from shogames.core.kernel import KERNELS_ENV
 from shogames.core.protocol import CHANCE, Game, State
+from shogames.games import BUILTIN_GAMES
 from shogames.match import play_game
 from shogames.records import write_record
 from shogames.ui.cli import main
@@ -92,9 +93,14 @@ def test_kernel_and_reference_analyses_agree() -> None:
 
 
 def test_no_kernel_searcher_means_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(KERNELS_ENV, "0")
-    assert kernel_analyser(shogames.make("shobu"), 2) is None
-    assert kernel_analyser(shogames.make("shoo"), 2) is None or shogames.make("shoo").kernel is not None
+    for game_id in BUILTIN_GAMES:  # every shipped kernel's alpha-beta values a root move alone
+        assert kernel_analyser(shogames.make(game_id), 2) is not None, game_id
+    for cls in shogames.available_games():
+        if cls.kernel_module is None:
+            assert kernel_analyser(cls(), 2) is None, cls.id
+    monkeypatch.setenv(KERNELS_ENV, "0")  # turned off: no game has one, so the analysis is the reference's
+    for cls in shogames.available_games():
+        assert kernel_analyser(cls(), 2) is None, cls.id
 
 
 def test_cli_analyse_names_its_engine(tmp_path: Path) -> None:

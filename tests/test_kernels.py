@@ -1,6 +1,8 @@
-"""How a game offers its kernel, and kernels through the protocol (CLI, bench, agents, arena).
+"""How a game offers its kernel, every kernel against its reference, and kernels through the protocol.
 
-The first test to run compiles the kernel (or loads it from numba's on-disk cache), so it takes longer.
+The differential check (:mod:`shogames.kernels.conformance`) runs here for every registered game that has
+a kernel, under its defaults and each preset, with a small budget; each game's own kernel test runs it
+deeper. The first test of a kernel compiles it (or loads it from numba's on-disk cache), so it takes longer.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ import pytest
 import shogames
 from shogames.core.kernel import (
     KernelUnavailableError,
+    compiled_threads,
     fast_perft,
     kernels_enabled,
     require_kernel,
     unavailable_reason,
 )
 from shogames.games.shobu.kernel import ShobuKernel
+from shogames.kernels.conformance import check_kernel, check_kernel_playouts
 from toy_games import DiceRaceGame, register_toy_games
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
@@ -85,6 +89,75 @@ def test_compiled_code_loads_back_from_the_cache() -> None:
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert output.returncode == 0, output.stderr
     assert output.stdout.split()[0] == "8675832"
+
+
+# --- Every kernel against its reference ----------------------------------------------------------------
+
+KERNEL_BUDGET: dict[str, tuple[int, int]] = {"shoo": (40, 1), "shogammon": (60, 1)}
+"""(the plies compared in each of two random games, the kernel playouts replayed) where a game's random
+games are long or slow to replay; a game not named here gets :data:`DEFAULT_KERNEL_BUDGET`."""
+DEFAULT_KERNEL_BUDGET = (120, 3)
+
+
+def _kernel_cases() -> list[object]:
+    """One case per registered game with a kernel and setting bundle: the defaults, then each preset."""
+    return [
+        pytest.param(cls.id, preset, id=f"{cls.id}-{preset or 'default'}")
+        for cls in shogames.available_games()
+        if cls.kernel_module is not None
+        for preset in [None, *cls.presets]
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "preset"), _kernel_cases())
+def test_every_kernel_agrees_with_its_reference(game_id: str, preset: str | None) -> None:
+    """Move for move in random games (legal moves in order, results, evaluation, perft 2), and the
+    kernel's own random playouts replayed by the reference."""
+    game = shogames.make(game_id, preset)
+    if game.kernel is None:
+        pytest.skip(unavailable_reason(game))
+    plies, playouts = KERNEL_BUDGET.get(game_id, DEFAULT_KERNEL_BUDGET)
+    positions = check_kernel(game, games=2, seed=7, perft_depth=2, perft_every=plies, max_plies=plies)
+    assert positions >= 2
+    check_kernel_playouts(game, games=playouts, seed=7)
+
+
+def test_every_game_with_a_kernel_module_has_a_kernel_here() -> None:
+    """A kernel that cannot be built (numba missing aside) is a failure, not a skipped differential check."""
+    for cls in shogames.available_games():
+        if cls.kernel_module is not None:
+            game = cls()
+            assert game.kernel is not None, unavailable_reason(game)
+
+
+# --- Threads of the compiled batch loops ---------------------------------------------------------------
+
+
+def test_compiled_threads_sets_and_restores_numbas_thread_count() -> None:
+    import numba
+
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    before = numba.get_num_threads()
+    with compiled_threads(1) as used:
+        assert used == 1 and numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    with compiled_threads(None) as used:
+        assert used == most and numba.get_num_threads() == most
+    with compiled_threads(most + 5) as used:  # more than numba may use: capped
+        assert used == most and numba.get_num_threads() == most
+    with pytest.raises(RuntimeError, match="inside"), compiled_threads(1):
+        raise RuntimeError("inside")
+    assert numba.get_num_threads() == before  # restored when the block raises too
+
+
+@pytest.mark.parametrize("threads", [0, -1])
+def test_compiled_threads_refuses_fewer_than_one(threads: int) -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    with pytest.raises(ValueError, match="threads must be 1 or more"), compiled_threads(threads):
+        pass
+    assert numba.get_num_threads() == before
 
 
 # --- Through the protocol: CLI, bench, agents, arena ---------------------------------------------------

@@ -1,6 +1,10 @@
 """The rules pages and lessons (issue 17): every guide's diagrams and lessons checked against the engine,
 the pages served, a lesson's verdicts, hints; and in Chromium one lesson of each game completed by clicking
 after a wrong try that gets an explanation.
+
+The games are the registered games that have a rules page (a ``rules.md`` beside their rules module):
+every shipped game must (``test_every_shipped_game_has_a_rules_page_and_lessons``); a game without one is
+offered no rules page or lessons (``test_a_game_without_a_guide_has_no_pages``).
 """
 
 # ruff: noqa: F811 (the fixtures server and browser come from test_browser)
@@ -17,12 +21,23 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 
 import shogames
+from shogames.games import BUILTIN_GAMES
 from shogames.records import start_position_text, start_record, write_record
 from shogames.server.app import create_app
-from shogames.server.learn import Diagram, guide_folder, lessons_of, render_guide, rule_topics, try_move
+from shogames.server.learn import (
+    Diagram,
+    guide_folder,
+    has_rules,
+    lessons_of,
+    render_guide,
+    rule_topics,
+    try_move,
+)
 from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
 
-GAMES = ["shobu", "shoo", "sho", "shogammon"]
+GAMES = [cls.id for cls in shogames.available_games() if has_rules(cls.id)]
+"""Every registered game with a rules page."""
+WITHOUT_GUIDE = [cls.id for cls in shogames.available_games() if not has_rules(cls.id)]
 
 
 @pytest.fixture
@@ -76,6 +91,20 @@ def test_the_lessons_together_cover_every_rule_of_the_default_ruleset(game: str)
         assert not unknown, f"{game} lesson {lesson.id} names topics not in the game's list: {unknown}"
         taught.update(lesson.topics)
     assert set(topics) - taught == set(), f"{game}: no lesson teaches {sorted(set(topics) - taught)}"
+
+
+def test_every_shipped_game_has_a_rules_page_and_lessons() -> None:
+    assert set(BUILTIN_GAMES) <= set(GAMES)
+    for game in BUILTIN_GAMES:
+        assert lessons_of(game) and rule_topics(game), f"{game} has no lessons.toml"
+
+
+@pytest.mark.parametrize("game", WITHOUT_GUIDE)
+def test_a_game_without_a_guide_has_no_pages(client: TestClient, game: str) -> None:
+    assert lessons_of(game) == () and rule_topics(game) == {}
+    assert client.get(f"/rules/{game}").status_code == 404
+    assert client.get(f"/api/lessons/{game}").status_code == 404
+    assert game not in {entry["id"] for entry in client.get("/api/guides").json()["games"]}
 
 
 # The rules issue 17 found untaught, each with the lesson that teaches it and a try the engine refuses.

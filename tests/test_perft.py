@@ -3,6 +3,9 @@
 The format is python-chess's (``id``, ``epd``, ``perft DEPTH LEAVES``) with an optional ``settings`` line
 (``name=value`` pairs) for entries under other settings than the defaults. Counts of more leaves than a
 game's budget below are marked slow (run them with ``--run-slow``).
+
+Every registered game has its file, named by its id (``test_every_registered_game_has_a_perft_data_file``):
+a new game adds ``tests/data/perft/<id>.perft`` and nothing here.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pytest
 
 import shogames
 from shogames import perft, perft_divide
+from shogames.core.kernel import unavailable_reason
 from shogames.core.protocol import Game
 from shogames.core.settings import parse_settings_text
 
@@ -54,7 +58,15 @@ def load_entries(path: Path) -> list[PerftEntry]:
 ENTRIES = [entry for path in sorted(DATA.glob("*.perft")) for entry in load_entries(path)]
 
 FAST_LEAVES = {"shobu": 10_000_000, "shoo": 400_000, "sho": 300_000, "shogammon": 30_000}
-"""The most leaves a count may have to run in the suite: perft speed differs a lot between the games."""
+"""The most leaves a count may have to run in the suite, where a game's perft is much faster or slower than
+:data:`DEFAULT_FAST_LEAVES` allows for; a game not named here gets the default."""
+DEFAULT_FAST_LEAVES = 100_000
+"""The budget of a game not in :data:`FAST_LEAVES`: a second or so of the reference's perft."""
+
+
+def fast_leaves(game_id: str) -> int:
+    """The most leaves a count of ``game_id`` may have to run in the suite."""
+    return FAST_LEAVES.get(game_id, DEFAULT_FAST_LEAVES)
 
 
 def _game(entry: PerftEntry) -> Game[Any]:
@@ -62,9 +74,19 @@ def _game(entry: PerftEntry) -> Game[Any]:
     return shogames.make(entry.game_id, None, **parse_settings_text(cls.setting_specs, entry.settings))
 
 
+@pytest.mark.parametrize("game_id", [cls.id for cls in shogames.available_games()])
+def test_every_registered_game_has_a_perft_data_file(game_id: str) -> None:
+    path = DATA / f"{game_id}.perft"
+    assert path.is_file(), f"{game_id} has no perft data: write {path.relative_to(DATA.parent.parent.parent)}"
+    assert load_entries(path), f"{path.name} has no entries"
+
+
 def test_every_data_file_has_entries() -> None:
     assert ENTRIES, "no perft data found"
-    assert {entry.game_id for entry in ENTRIES} >= {"shobu", "shoo", "sho", "shogammon"}
+    registered = {cls.id for cls in shogames.available_games()}
+    for path in sorted(DATA.glob("*.perft")):
+        assert path.stem in registered, f"{path.name} is the data of no registered game"
+        assert load_entries(path), f"{path.name} has no entries"
     for entry in ENTRIES:
         state = _game(entry).state_from_text(entry.position)
         assert state.to_text() == entry.position  # each position is written as the engine writes it
@@ -78,7 +100,7 @@ CASES = [
         depth,
         expected,
         id=f"{entry.game_id}-{entry.name}-{depth}",
-        marks=[pytest.mark.slow] if expected > FAST_LEAVES[entry.game_id] else [],
+        marks=[pytest.mark.slow] if expected > fast_leaves(entry.game_id) else [],
     )
     for entry in ENTRIES
     for depth, expected in entry.counts
@@ -92,6 +114,36 @@ def test_perft_counts(entry: PerftEntry, depth: int, expected: int) -> None:
     if got != expected:
         split = "\n".join(f"{move}: {n}" for move, n in perft_divide(state, depth))
         pytest.fail(f"perft {depth} of {entry.game_id} {entry.name}: {got} != {expected}; divide:\n{split}")
+
+
+KERNEL_SPEED_UP = 20
+"""A kernel's perft counts this many times the reference's budget of leaves in the suite."""
+
+KERNEL_CASES = [
+    pytest.param(
+        entry,
+        depth,
+        expected,
+        id=f"{entry.game_id}-{entry.name}-{depth}",
+        marks=[pytest.mark.slow] if expected > KERNEL_SPEED_UP * fast_leaves(entry.game_id) else [],
+    )
+    for entry in ENTRIES
+    if entry.game_id in {cls.id for cls in shogames.available_games() if cls.kernel_module is not None}
+    for depth, expected in entry.counts
+]
+
+
+@pytest.mark.parametrize(("entry", "depth", "expected"), KERNEL_CASES)
+def test_kernel_perft_counts(entry: PerftEntry, depth: int, expected: int) -> None:
+    """The game's compiled kernel counts the same leaves, with bulk counting and every leaf played."""
+    game = _game(entry)
+    kernel = game.kernel
+    if kernel is None:
+        pytest.skip(unavailable_reason(game))
+    state = game.state_from_text(entry.position)
+    for bulk in (True, False):
+        got = kernel.perft(state, depth, bulk=bulk)
+        assert got == expected, f"kernel perft {depth} (bulk={bulk}) of {entry.game_id} {entry.name}"
 
 
 def test_known_first_counts_are_in_the_data() -> None:

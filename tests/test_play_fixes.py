@@ -15,12 +15,16 @@ from fastapi.testclient import TestClient
 
 import shogames
 from shogames.core.protocol import CHANCE
-from shogames.games.shobu import BLACK, ShobuMove, ShobuState
-from shogames.games.shobu.view import _target
+from shogames.games.shobu import BLACK, BOARD_NAMES, ShobuMove, ShobuState, square_name
 from shogames.games.shogammon import view as shogammon_view
 from shogames.server.app import create_app
 from shogames.server.views import last_move_targets, move_note
 from shogammon_positions import die_lost_position, roll
+
+
+def shobu_target(bit: int) -> str:
+    """The click target of a Shobu square given as its bit, as the view's docstring writes it."""
+    return f"sq:{BOARD_NAMES[bit >> 4]}:{square_name(bit)}"
 
 
 def _pushing_turns(count: int) -> list[tuple[ShobuState, ShobuMove]]:
@@ -53,7 +57,7 @@ def test_shobus_last_move_shows_where_the_aggressive_stone_landed_and_the_pushed
         theirs_before = state.white if state.side == BLACK else state.black
         theirs_after = after.white if state.side == BLACK else after.black
         changed = (mine_before ^ mine_after) | (theirs_before ^ theirs_after)
-        every = {_target(bit) for bit in range(64) if changed >> bit & 1}
+        every = {shobu_target(bit) for bit in range(64) if changed >> bit & 1}
         assert every <= set(targets), f"{text}: {sorted(every - set(targets))} left out of {targets}"
 
 

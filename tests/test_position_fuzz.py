@@ -3,6 +3,11 @@ and loses no piece; whatever it refuses, it refuses with a NotationError.
 
 Texts are real positions (the start and positions from seeded random play) with random edits: characters
 inserted, deleted or replaced by characters of the game's notation, digits, and a few foreign ones.
+
+Every registered game is fuzzed. The piece census (:data:`PIECES`) counts a game's pieces in the text itself,
+by the test's own reading of the notation, so it is per-game data: a game not named there is fuzzed without
+it (what it accepts must still write back to an equivalent text of the same position). It is kept here,
+not taken from the game, because a census the game computed would share the reader's mistakes.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from shogames import make
 from shogames.core.chance import sample_outcome
 from shogames.core.errors import NotationError
 from shogames.core.protocol import CHANCE, State
+from shogames.core.registry import available_games
 
 
 def _shoo_pieces(text: str) -> Counter[str]:
@@ -59,6 +65,9 @@ PIECES: dict[str, Callable[[str], Counter[str]]] = {
     "sho": _sho_pieces,
     "shogammon": _shogammon_pieces,
 }
+"""Each game's piece census of a position text, where it has one (a game not named here is fuzzed without)."""
+
+GAMES = sorted(cls.id for cls in available_games())
 
 
 def _seed_texts(game_id: str) -> list[str]:
@@ -81,7 +90,7 @@ def _seed_texts(game_id: str) -> list[str]:
     return sorted(set(texts))
 
 
-SEEDS = {game_id: _seed_texts(game_id) for game_id in PIECES}
+SEEDS = {game_id: _seed_texts(game_id) for game_id in GAMES}
 
 
 @st.composite
@@ -113,19 +122,20 @@ def _check_text(game_id: str, text: str) -> None:
         f"{text!r} was written {written!r}, which reads back as {again.to_text()!r}"
     )
     assert again.key() == state.key(), f"{text!r} and its written form {written!r} are different positions"
-    census = PIECES[game_id]
-    assert census(written) == census(text), (
-        f"reading {text!r} lost or added pieces: it was written {written!r}"
-    )
+    census = PIECES.get(game_id)
+    if census is not None:
+        assert census(written) == census(text), (
+            f"reading {text!r} lost or added pieces: it was written {written!r}"
+        )
 
 
-@pytest.mark.parametrize("game_id", sorted(PIECES))
+@pytest.mark.parametrize("game_id", GAMES)
 def test_seed_texts_are_read_as_written(game_id: str) -> None:
     for text in SEEDS[game_id]:
         assert make(game_id).state_from_text(text).to_text() == text
 
 
-@pytest.mark.parametrize("game_id", sorted(PIECES))
+@pytest.mark.parametrize("game_id", GAMES)
 @given(data=st.data())
 def test_an_accepted_text_writes_back_equivalent_and_loses_no_piece(
     game_id: str, data: st.DataObject

@@ -23,12 +23,11 @@ from shogames.server.views import (
     view_module_name,
     views_for,
 )
-from toy_games import PlainDiceRaceGame, register_toy_games
+from toy_games import PlainDiceRaceGame
 
-register_toy_games()
-shogames.register(PlainDiceRaceGame)
 GAMES = available_games()
-"""Every registered game: the four, the toy dice race with its own view, and one with the generic view."""
+"""Every registered game: the four, and the toy games installed for the tests (``conftest.py``): the dice
+race with its own view, the same race with the generic view, and tic-tac-toe."""
 GAMES_AND_PRESETS = [(cls.id, preset) for cls in GAMES for preset in (None, *sorted(cls.presets))]
 
 

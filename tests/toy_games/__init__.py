@@ -9,9 +9,12 @@ Moves are ints: at a chance node the number thrown, written ``d1``..``d3``; for 
 advanced, written ``+1``..``+3``. Positions are written ``"<pos0>,<pos1> <turn> <throw or -> <ply>"``,
 where ``turn`` is the seat whose turn it is (about to throw, or to move after the throw).
 
-This package is also the example of a fifth game living in one place: the rules here, the browser view in
-``view.py`` and its renderer in ``static/``. Tests add it with :func:`register_toy_games`; the browser
-tests install it in the server as an outside package would, through an entry point (``test_browser.py``).
+This package is also an outside package of games, as another distribution would ship them: the dice race
+here (its browser view in ``view.py``, its renderer in ``static/``), the same race with no view of its own
+(:class:`PlainDiceRaceGame`), and in ``tictactoe/`` a whole game with a compiled kernel, laid out as a game
+of ``src/shogames/games/<id>/`` is. ``tests/conftest.py`` installs all three for the test run through the
+entry points :data:`TOY_ENTRY_POINTS` (:func:`install_toy_games`), so every shared suite, parametrized by
+the registry, tests them without naming them; the browser tests install them in the server the same way.
 """
 
 from __future__ import annotations
@@ -198,8 +201,19 @@ class PlainDiceRaceGame(DiceRaceGame):
     view_module: ClassVar[str | None] = None
 
 
+TOY_ENTRY_POINTS: dict[str, str] = {
+    "toy_dice_race": "toy_games:DiceRaceGame",
+    "toy_plain_dice_race": "toy_games:PlainDiceRaceGame",
+    "toy_tictactoe": "toy_games.tictactoe:TicTacToeGame",
+}
+"""The toy games as this package declares them: entry point name (the game's id) to ``module:Class``."""
+
+TOY_DISTRIBUTION = "shogames_toy_games"
+"""The name of the distribution :func:`install_toy_games` writes."""
+
+
 def register_toy_games() -> None:
-    """Register the dice race with the game registry (idempotent)."""
+    """Register the dice race with the game registry (idempotent; the test run has it installed anyway)."""
     registry.register(DiceRaceGame)
 
 
@@ -209,18 +223,32 @@ def registered_game_ids() -> list[str]:
     return [cls.id for cls in registry.available_games()]
 
 
+def install_toy_games(folder: Path) -> None:
+    """Install the toy games into ``folder`` as a distribution with entry points (put it on ``sys.path``).
+
+    The games' modules stay where they are (``tests/`` must be importable); ``folder`` gets only the
+    distribution's metadata, as ``pip install`` of a package declaring :data:`TOY_ENTRY_POINTS` would write.
+    """
+    write_distribution(folder, TOY_ENTRY_POINTS, name=TOY_DISTRIBUTION)
+
+
 def write_distribution(
-    folder: Path, entry_points: dict[str, str], modules: dict[str, str] | None = None
+    folder: Path,
+    entry_points: dict[str, str],
+    modules: dict[str, str] | None = None,
+    *,
+    name: str = "shogames_extra",
 ) -> None:
     """Write an installed distribution as :mod:`importlib.metadata` finds it on ``sys.path``.
 
-    ``folder`` gets ``shogames_extra-1.0.dist-info`` declaring ``entry_points`` (name to ``module:Class``)
-    in the group the registry reads, and one ``<name>.py`` per entry of ``modules`` (name to source).
+    ``folder`` gets ``<name>-1.0.dist-info`` declaring ``entry_points`` (name to ``module:Class``) in the
+    group the registry reads, and one ``<module>.py`` per entry of ``modules`` (module name to source).
+    Distributions of different names do not hide each other's entry points.
     """
-    info = folder / "shogames_extra-1.0.dist-info"
+    info = folder / f"{name}-1.0.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shogames-extra\nVersion: 1.0\n")
-    lines = "".join(f"{name} = {value}\n" for name, value in entry_points.items())
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: 1.0\n")
+    lines = "".join(f"{entry} = {value}\n" for entry, value in entry_points.items())
     (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{lines}")
-    for name, source in (modules or {}).items():
-        (folder / f"{name}.py").write_text(textwrap.dedent(source))
+    for module, source in (modules or {}).items():
+        (folder / f"{module}.py").write_text(textwrap.dedent(source))

@@ -6,8 +6,10 @@ with which returns, the evaluation, the position after the move played, and the 
 few positions it also compares perft counts (the kernel's with and without bulk counting against the
 reference's). :func:`check_kernel_playouts` replays games of the kernel's own compiled random-playout
 loop in the reference and compares how they ended. Both raise :class:`AssertionError` with the position
-and what differed; ``tests/test_kernels.py`` runs them for every kernel over presets and a sweep of
-settings, and shows once that a deliberately broken kernel rule is caught.
+and what differed. ``tests/test_kernels.py`` runs both for every registered game that has a kernel, under
+its defaults and each preset, with a small budget; each game's own kernel test
+(``tests/test_kernel_<id>.py``) runs them deeper, over a sweep of its settings, and shows that a
+deliberately broken kernel rule is caught.
 
 Like :mod:`shogames.conformance`, this module is game-neutral: it works through the protocol and
 :class:`~shogames.core.kernel.Kernel` only, so a fifth game's kernel is checked by the same code.
@@ -106,6 +108,7 @@ def check_kernel(
     kernel: Kernel[Any, Any] | None = None,
     perft_depth: int = 2,
     perft_every: int = 40,
+    max_plies: int | None = None,
 ) -> int:
     """Play random games with the reference and compare the kernel at every position.
 
@@ -118,6 +121,8 @@ def check_kernel(
         perft_depth: the perft depth compared at the first position of each game and every
             ``perft_every`` plies after it.
         perft_every: how many plies apart the perft comparisons are.
+        max_plies: the most plies of each game compared (a quick check of long games); ``None`` plays
+            every game to its end.
 
     Returns:
         How many positions were compared.
@@ -140,7 +145,7 @@ def check_kernel(
         while True:
             check_position(checked, state, perft_depth=perft_depth if plies % perft_every == 0 else 0)
             positions += 1
-            if state.is_terminal():
+            if state.is_terminal() or (max_plies is not None and plies >= max_plies):
                 break
             if state.to_move == CHANCE:
                 move = sample_outcome(state.chance_outcomes(), rng)
