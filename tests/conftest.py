@@ -45,6 +45,14 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.path.insert(0, str(_TOY_SITE))
 
 
+@pytest.fixture
+def toy_games_path(monkeypatch: pytest.MonkeyPatch) -> str:
+    """``PYTHONPATH`` for child processes that should find the toy games as this run does; it is set."""
+    path = os.pathsep.join([str(Path(__file__).parent), str(_TOY_SITE), os.environ.get("PYTHONPATH", "")])
+    monkeypatch.setenv("PYTHONPATH", path.rstrip(os.pathsep))
+    return path
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if str(_TOY_SITE) in sys.path:
         sys.path.remove(str(_TOY_SITE))

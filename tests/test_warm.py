@@ -45,8 +45,10 @@ def test_a_game_without_a_kernel_says_why() -> None:
     assert line == "Dice race: no compiled kernel (Dice race has no compiled kernel)"
 
 
-def test_the_server_warms_the_kernels_in_a_child_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    warm_kernels_in_a_child()
+def test_the_server_warms_the_kernels_in_a_child_and_says_so(
+    capsys: pytest.CaptureFixture[str], toy_games_path: str
+) -> None:
+    warm_kernels_in_a_child()  # the child finds the installed toy games too, and warms their kernels
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("shogames: preparing the games' compiled kernels")
     games = [READY.match(line.strip()) for line in lines[1:]]
