@@ -103,7 +103,11 @@ class Fairness:
             else:
                 game, settings = GAMES[rng.randrange(len(GAMES))]
                 created = await self.create(http, game, settings, [{"kind": "person"}, {"kind": "person"}])
-                token = created["seats"][0]["link"].split("#token=")[1]
+                snap = (await http.get(f"/api/games/{created['id']}")).json()
+                while snap["status"] == "active" and snap["to_move"] not in (0, 1):  # the dice come first
+                    await asyncio.sleep(0.05)
+                    snap = (await http.get(f"/api/games/{created['id']}")).json()
+                token = created["seats"][snap["to_move"]]["link"].split("#token=")[1]
                 answer = await http.post(f"/api/games/{created['id']}/hint", json={"token": token})
             if answer.status_code == 200:
                 self.work[role] += 1

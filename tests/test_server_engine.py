@@ -83,7 +83,7 @@ def test_live_moves_and_study_work_run_in_separate_pools() -> None:
     async def scenario() -> None:
         engine = Engine(1, 1, warm=False)
         try:
-            study = asyncio.create_task(engine.study_call("a", which_process, 1.0, timeout=30))
+            study = asyncio.create_task(engine.study_call("a", which_process, 1.0, timeout=30, wait=30))
             await asyncio.sleep(0.2)
             started = time.monotonic()  # the study worker is busy: a live move does not wait for it
             live_pid, live_nice = await engine.move(which_process, timeout=30, interactive=True)
@@ -118,7 +118,7 @@ def test_a_started_pool_is_warm_before_its_first_call() -> None:
             assert "shogames.agents" in loaded and "shogames.server.record_view" in loaded
             assert "numba" in loaded, "each game's kernel was loaded"
             started = time.monotonic()
-            await engine.study_call(COMPUTER_GAMES, loaded_modules, timeout=10)
+            await engine.study_call(COMPUTER_GAMES, loaded_modules, timeout=10, wait=10)
             assert time.monotonic() - started < 5, "the study worker was warm too"
         finally:
             engine.close()

@@ -523,7 +523,13 @@ def create_app(
         try:
             async with engine_work.job(client):
                 view: dict[str, Any] = await engine_work.study_call(
-                    client, replay_view, body.record, around, body.count, timeout=REPLAY_SECONDS
+                    client,
+                    replay_view,
+                    body.record,
+                    around,
+                    body.count,
+                    timeout=REPLAY_SECONDS,
+                    wait=REPLAY_SECONDS,
                 )
         except RecordError as refusal:
             raise ServiceError(refusal.status, refusal.message) from None

@@ -212,7 +212,7 @@ class Engine:
                 del self._jobs[client]
 
     async def study_call(
-        self, client: str, fn: Callable[..., T], *args: Any, timeout: float, queue_counts: bool = True
+        self, client: str, fn: Callable[..., T], *args: Any, timeout: float, wait: float | None
     ) -> T:
         """Run ``fn(*args)`` on a study worker when ``client``'s turn comes.
 
@@ -220,26 +220,23 @@ class Engine:
             client: whose work it is (its address, or :data:`COMPUTER_GAMES`).
             fn: a function defined at the top level of a module.
             args: its arguments, which must pickle.
-            timeout: seconds the call may take.
-            queue_counts: whether the wait for a turn counts against ``timeout`` (a computer player's move
-                in a game between computers waits without a limit and gets its whole time once it runs).
+            timeout: seconds the call may run once it has its turn.
+            wait: seconds it may wait for its turn (``None``: as long as it takes; a computer player's move
+                in a game between computers waits and then gets its whole time).
 
         Raises:
-            WorkerTimeoutError: the call (or, with ``queue_counts``, the wait and the call) took longer.
+            WorkerTimeoutError: the wait, or the call, took longer than allowed.
         """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        if queue_counts:
+        if wait is None:
+            await self._turns.acquire(client)
+        else:
             try:
-                async with asyncio.timeout(timeout):
+                async with asyncio.timeout(wait):
                     await self._turns.acquire(client)
             except TimeoutError:
-                raise WorkerTimeoutError(f"no study worker was free within {timeout:g} seconds") from None
-        else:
-            await self._turns.acquire(client)
-            deadline = loop.time() + timeout
+                raise WorkerTimeoutError(f"no study worker was free within {wait:g} seconds") from None
         try:
-            return await self.study.run(fn, *args, timeout=max(0.0, deadline - loop.time()))
+            return await self.study.run(fn, *args, timeout=timeout)
         finally:
             self._turns.release()
 
@@ -254,4 +251,4 @@ class Engine:
         """
         if interactive:
             return await self.live.run(fn, *args, timeout=timeout)
-        return await self.study_call(COMPUTER_GAMES, fn, *args, timeout=timeout, queue_counts=False)
+        return await self.study_call(COMPUTER_GAMES, fn, *args, timeout=timeout, wait=None)

@@ -82,6 +82,8 @@ HINT_SECONDS = 3.0
 """The most time a hint may think (the strongest level, with this budget where it takes one)."""
 HINT_GRACE = 5.0
 """How long past that a hint may run before it is given up (the page is told there is none)."""
+HINT_WAIT = 30.0
+"""How long a hint may wait for its turn on the engine's study workers (others' work runs first)."""
 ANALYSIS: dict[str, Any] = {"depth": 2, "nodes": 5_000, "seconds": 0.1}
 """The analysing search's budget per position in the browser (``shogames analyse`` takes more)."""
 ANALYSIS_WITH_KERNEL: dict[str, Any] = {"depth": 8, "nodes": 100_000, "seconds": 0.1}
@@ -90,8 +92,8 @@ same time, spent on a search some hundred times faster, so it goes deeper."""
 ANALYSIS_MAX_PLIES = 400
 """The longest record analysed in the browser (``shogames analyse`` takes any)."""
 ANALYSIS_SECONDS = 120.0
-"""How long one piece of an analysis may take, its wait for a study worker included, before the analysis
-is stopped (a 503 that says so)."""
+"""How long one piece of an analysis may wait for its turn, and then run, before the analysis is stopped
+(a 503 that says so)."""
 ANALYSIS_PIECE = 16
 """Positions analysed in one engine job: a long record is analysed in pieces, each waiting for its turn
 on the study workers, so that other clients' hints and replays run between them (a piece takes about
@@ -598,6 +600,7 @@ def learn_router() -> APIRouter:
                     state,
                     budget,
                     timeout=HINT_SECONDS + HINT_GRACE,
+                    wait=HINT_WAIT,
                 )
             except WorkerTimeoutError:
                 raise ServiceError(503, "the computer took too long to find a hint; try again") from None
@@ -625,13 +628,13 @@ def learn_router() -> APIRouter:
         async with engine.job(client):
             try:
                 names, budget, pairs = await engine.study_call(
-                    client, _replay_for_analysis, record, timeout=ANALYSIS_SECONDS
+                    client, _replay_for_analysis, record, timeout=ANALYSIS_SECONDS, wait=ANALYSIS_SECONDS
                 )
                 moves: list[MoveAnalysis] = []
                 for first in range(0, len(pairs), ANALYSIS_PIECE):  # each piece waits for its turn
                     piece = pairs[first : first + ANALYSIS_PIECE]
                     moves += await engine.study_call(
-                        client, _analyse_piece, piece, budget, timeout=ANALYSIS_SECONDS
+                        client, _analyse_piece, piece, budget, timeout=ANALYSIS_SECONDS, wait=ANALYSIS_SECONDS
                     )
             except ShogamesError as error:
                 raise ServiceError(400, f"record refused: {error}") from None
