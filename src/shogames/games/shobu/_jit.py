@@ -28,6 +28,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from shogames.games.shobu import BOARD_WORTH, MATERIAL_SPREAD, VALUE_SCALE
 from shogames.kernels import common
 from shogames.kernels.common import (
     C_ABORT,
@@ -306,16 +307,8 @@ def material(black, white):
 
 @njit(cache=True, inline="always")
 def board_worth(stones):
-    """The worth of a board holding 0-4 of a side's stones (the reference's ``_BOARD_WORTH``)."""
-    if stones == 0:
-        return 0
-    if stones == 1:
-        return 6
-    if stones == 2:
-        return 10
-    if stones == 3:
-        return 13
-    return 15
+    """The worth of a board holding 0-4 of a side's stones (the reference's ``BOARD_WORTH``)."""
+    return BOARD_WORTH[stones]
 
 
 @njit(cache=True)
@@ -327,7 +320,7 @@ def black_value(black, white, result):
         return -1.0
     if result == 2:
         return 0.0
-    return 0.95 * math.tanh(material(black, white) / 12.0)
+    return VALUE_SCALE * math.tanh(material(black, white) / MATERIAL_SPREAD)
 
 
 @njit(cache=True)
