@@ -88,6 +88,20 @@ def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
     assert leaf_checksum == checksum >> 1
 
 
+@pytest.mark.parametrize("no_turn", ["lose", "pass"])
+def test_perft_counts_the_no_turn_rule_below_the_root(no_turn: str) -> None:
+    # White to move with Black boxed in: after most of White's turns Black has none, so the fused
+    # interior levels (which count a child's turns in place) must apply the no_turn setting there.
+    game = shogames.make("shobu", None, no_turn=no_turn)
+    state = game.state_from_text(no_turn_text().replace(" b", " w"))
+    kernel = require_kernel(game)
+    for depth in (1, 2, 3):
+        expected = perft(state, depth)
+        assert kernel.perft(state, depth) == expected
+        assert kernel.perft(state, depth, bulk=False) == expected
+    assert perft(state, 2) == {"lose": 36, "pass": 48}[no_turn]
+
+
 def test_kernel_perft_rejects_a_negative_depth() -> None:
     with pytest.raises(ValueError, match="0 or more"):
         shobu_kernel().perft(shogames.make("shobu").new_initial_state(), -1)

@@ -209,28 +209,6 @@ def nth_bit(bits, index):
 
 
 @njit(cache=True)
-def nth_turn(seat, src, rules, index):
-    """The code of the ``index``-th legal turn in :func:`generate`'s order, without generating the rest."""
-    plans = rules[2]
-    for h in range(2):
-        passive_mask = plans[seat, h, 0]
-        aggressive_mask = plans[seat, h, 1]
-        for d in range(8):
-            for k in range(2):
-                passive = src[d, 2 * k] & passive_mask
-                aggressive = src[d, 2 * k + 1] & aggressive_mask
-                n_passive = popcount(passive)
-                n_aggressive = popcount(aggressive)
-                bucket = n_passive * n_aggressive
-                if index < bucket:
-                    p = nth_bit(passive, index // n_aggressive)
-                    a = nth_bit(aggressive, index % n_aggressive)
-                    return (d << 12) | ((k + 1) << 15) | p | (a << 6)
-                index -= bucket
-    return -1
-
-
-@njit(cache=True)
 def play(own, opp, move, rules):
     """Play a turn for the side whose stones are ``own``: returns (own, opp, whether it cleared a board).
 
@@ -345,39 +323,137 @@ def position_facts(black, white, seat, turns, winner, max_turns, no_turn_pass, r
 # --- Perft --------------------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def turn_count(own, opp, seat, rot, masks, plans):
+    """How many legal turns the side with stones ``own`` has: :func:`count_turns` in one fused loop."""
+    passive_home0 = plans[seat, 0, 0]
+    aggressive_home0 = plans[seat, 0, 1]
+    passive_home1 = plans[seat, 1, 0]
+    aggressive_home1 = plans[seat, 1, 1]
+    occupied = own | opp
+    empty = ~occupied
+    count = 0
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = rotated_sources(
+            own, opp, empty, occupied, d, rot, masks
+        )
+        count += (
+            popcount(passive1 & passive_home0) * popcount(aggressive1 & aggressive_home0)
+            + popcount(passive2 & passive_home0) * popcount(aggressive2 & aggressive_home0)
+            + popcount(passive1 & passive_home1) * popcount(aggressive1 & aggressive_home1)
+            + popcount(passive2 & passive_home1) * popcount(aggressive2 & aggressive_home1)
+        )
+    return count
+
+
+@njit(cache=True, inline="always")
+def any_board_empty(bits):
+    """Whether one of the four boards holds none of ``bits``' stones."""
+    return (
+        (bits & BOARD0) == ZERO
+        or (bits & (BOARD0 << U64(16))) == ZERO
+        or (bits & (BOARD0 << U64(32))) == ZERO
+        or (bits & (BOARD0 << U64(48))) == ZERO
+    )
+
+
 @njit(cache=True)
-def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pass, rules, src, moves):
+def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pass, rules):
     """Leaves at exactly ``depth`` plies (a position that ends earlier adds nothing).
 
     ``bulk``: count the last level from popcounts; otherwise generate every leaf turn and play it.
-    ``src`` (depth x 8 x 4) and ``moves`` (depth x MAX_MOVES) are scratch space per level.
     """
     if depth == 0:
         return 1
-    level = depth - 1
-    if seat == 0:
-        sources(black, white, rules, src[level])
-    else:
-        sources(white, black, rules, src[level])
-    count = count_turns(seat, src[level], rules)
-    if outcome(seat, turns, winner, count, max_turns, no_turn_pass) >= 0:
+    if winner >= 0:
         return 0
-    if depth == 1 and bulk:
-        return count if count else 1
-    if depth == 1 and count == 0:
-        return 1  # the pass: its leaf is the same stones with the other side to move
+    rot = rotations(rules)
+    src = np.empty((max(depth, 1), 8, 4), dtype=np.uint64)
+    sink = np.zeros(1, dtype=np.int64)
+    if seat == 0:
+        return perft_node(
+            black, white, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, src, sink
+        )
+    return perft_node(white, black, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, src, sink)
+
+
+@njit(cache=True)
+def perft_node(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, src, sink):
+    """Perft below a position with no winner yet, ``depth`` >= 1, the side to move holding ``own``.
+
+    Interior levels generate each turn and play it in the same loop (no move list); the level above
+    the bulk-counted leaves counts each child's turns in place (:func:`turn_count`) instead of
+    descending. ``src[depth - 1]`` holds this level's sources.
+    """
+    if turns >= max_turns:
+        return 0
+    shifts, masks, plans = rules
+    level = src[depth - 1]
+    occupied = own | opp
+    empty = ~occupied
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = rotated_sources(
+            own, opp, empty, occupied, d, rot, masks
+        )
+        level[d, 0] = passive1
+        level[d, 1] = aggressive1
+        level[d, 2] = passive2
+        level[d, 3] = aggressive2
+    count = count_turns(seat, level, rules)
+    if count == 0:
+        if not no_turn_pass:
+            return 0
+        if depth == 1:
+            return 1  # the pass: its leaf is the same stones with the other side to move
+        return perft_node(
+            opp, own, 1 - seat, turns + 1, depth - 1, bulk, max_turns, no_turn_pass, rules, rot, src, sink
+        )
     if depth == 1:
-        if seat == 0:
-            return play_every_turn(black, white, seat, src[level], rules, moves[level])
-        return play_every_turn(white, black, seat, src[level], rules, moves[level])
-    n = generate(seat, src[level], rules, moves[level])
-    if n == 0:
-        moves[level, 0] = PASS_CODE
-        n = 1
+        if bulk:
+            return count
+        return play_every_turn(own, opp, seat, level, rules, sink)
+    other = 1 - seat
+    last = depth == 2 and bulk
+    child_capped = turns + 1 >= max_turns
     total = 0
-    for i in range(n):
-        b, w, s, t, x = play_state(black, white, seat, turns, winner, moves[level, i], rules)
-        total += perft(b, w, s, t, x, depth - 1, bulk, max_turns, no_turn_pass, rules, src, moves)
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            delta = shifts[d, 0]
+            for k in range(2):
+                passive = level[d, 2 * k] & passive_mask
+                aggressive = level[d, 2 * k + 1] & aggressive_mask
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                step = shifts[d, k]
+                room = masks[d, k + 1]  # squares whose stone, pushed k + 2 squares, stays on the board
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    own_after_passive = own ^ (ONE << U64(p)) ^ (ONE << U64(p + step))
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        new_own = own_after_passive ^ (ONE << U64(a)) ^ (ONE << U64(a + step))
+                        path = ONE << U64(a + delta)
+                        if k == 1:
+                            path |= ONE << U64(a + 2 * delta)
+                        hit = opp & path
+                        new_opp = opp ^ hit
+                        if hit and (ONE << U64(a)) & room:
+                            new_opp |= ONE << U64(a + (k + 2) * delta)
+                        if any_board_empty(new_opp) or child_capped:
+                            continue  # the game is over after this turn: no leaves below it
+                        if last:
+                            leaves = turn_count(new_opp, new_own, other, rot, masks, plans)
+                            total += leaves if leaves else (1 if no_turn_pass else 0)
+                        else:
+                            total += perft_node(
+                                new_opp, new_own, other, turns + 1, depth - 1, bulk, max_turns, no_turn_pass,
+                                rules, rot, src, sink,
+                            )  # fmt: skip
     return total
 
 
@@ -436,47 +512,177 @@ def play_every_turn(own, opp, seat, src, rules, sink):
 # --- Random playouts ----------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def rotate_right(bits, amount):
+    """``bits`` rotated right by ``amount`` (1-63) bits: one instruction (LLVM turns this into ``ror``)."""
+    return (bits >> amount) | (bits << (U64(64) - amount))
+
+
+@njit(cache=True)
+def rotations(rules):
+    """Per direction ``d`` and ``k + 1`` steps, the right rotation that :func:`towards` shifts by.
+
+    Shifting by ``s`` then masking equals rotating right by ``s mod 64`` then masking, because the mask
+    keeps only squares whose target is on the same board: the bits that wrap around are masked off.
+    """
+    shifts = rules[0]
+    out = np.empty((8, 3), dtype=np.uint64)
+    for d in range(8):
+        for k in range(3):
+            out[d, k] = U64(shifts[d, k] & 63)
+    return out
+
+
+@njit(cache=True, inline="always")
+def rotated_sources(own, opp, empty, occupied, d, rot, masks):
+    """:func:`direction_sources` by rotations (see :func:`rotations`)."""
+    r1 = rot[d, 0]
+    r2 = rot[d, 1]
+    m1 = masks[d, 0]
+    m2 = masks[d, 1]
+    empty1 = rotate_right(empty, r1) & m1
+    opp1 = rotate_right(opp, r1) & m1
+    opp2 = rotate_right(opp, r2) & m2
+    passive1 = own & empty1
+    passive2 = passive1 & rotate_right(empty, r2) & m2
+    aggressive1 = own & (empty1 | (opp1 & ~(rotate_right(occupied, r2) & m2)))
+    aggressive2 = (
+        own
+        & m2
+        & ~((rotate_right(own, r1) & m1) | (rotate_right(own, r2) & m2))
+        & ~(opp1 & opp2)
+        & (~(opp1 | opp2) | ~(rotate_right(occupied, rot[d, 2]) & masks[d, 2]))
+    )
+    return passive1, aggressive1, passive2, aggressive2
+
+
 @njit(cache=True)
 def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns, plies, record):
     """Play ``games`` uniformly random games from ``start``; fill ``returns[g]`` and ``plies[g]``.
 
     ``start`` is (black, white, seat, turns, winner + 1) as uint64. Game ``g`` uses its own stream
-    (:func:`game_stream`), so a batch's first games do not depend on its size. A uniformly random turn
-    is the ``index``-th of :func:`generate`'s order for a uniform ``index``, taken by :func:`nth_turn`
-    without generating the others. When ``record`` has rows, game ``g``'s move codes go to ``record[g]``.
+    (:func:`game_stream`), so a batch's first games do not depend on its size. When ``record`` has rows,
+    game ``g``'s move codes go to ``record[g]``.
     """
-    src = np.empty((8, 4), dtype=np.uint64)
+    rot = rotations(rules)
     for g in range(games):
-        rng = game_stream(seed, g)
-        black = start[0]
-        white = start[1]
-        seat = np.int64(start[2])
-        turns = np.int64(start[3])
-        winner = np.int64(start[4]) - 1
-        played = 0
-        while True:
-            if seat == 0:
-                sources(black, white, rules, src)
-            else:
-                sources(white, black, rules, src)
-            count = count_turns(seat, src, rules)
-            result = outcome(seat, turns, winner, count, max_turns, no_turn_pass)
-            if result >= 0:
-                break
-            if count == 0:
-                move = PASS_CODE
-            else:
-                rng, bits = splitmix(rng)
-                move = nth_turn(seat, src, rules, below(bits, count))
-            if g < record.shape[0] and played < record.shape[1]:
-                record[g, played] = move
-            black, white, seat, turns, winner = play_state(black, white, seat, turns, winner, move, rules)
-            played += 1
-        value = black_value(black, white, result)
-        returns[g, 0] = value
-        returns[g, 1] = -value
-        plies[g] = played
+        random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns, plies, record)
     return games
+
+
+@njit(cache=True)
+def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns, plies, record):
+    """Game ``g`` of :func:`random_playouts`, every ply in this one loop.
+
+    A uniformly random turn is the ``index``-th of :func:`generate`'s order for a uniform ``index``: each
+    ply computes the sources of the eight directions (:func:`direction_sources`, by rotations), the
+    turns of each (homeboard, direction, distance) bucket as a product of popcounts, draws ``index``,
+    finds its bucket and its two stones, and plays the turn, without generating the others.
+    """
+    _, masks, plans = rules
+    src = np.empty((8, 4), dtype=np.uint64)
+    bucket = np.empty(32, dtype=np.int64)
+    rng = game_stream(seed, g)
+    black = start[0]
+    white = start[1]
+    seat = np.int64(start[2])
+    turns = np.int64(start[3])
+    winner = np.int64(start[4]) - 1
+    recording = g < record.shape[0]
+    played = 0
+    result = -1
+    while True:
+        if winner >= 0:
+            result = winner
+            break
+        if turns >= max_turns:
+            result = 2
+            break
+        if seat == 0:
+            own, opp = black, white
+        else:
+            own, opp = white, black
+        occupied = own | opp
+        empty = ~occupied
+        passive_home0 = plans[seat, 0, 0]
+        aggressive_home0 = plans[seat, 0, 1]
+        passive_home1 = plans[seat, 1, 0]
+        aggressive_home1 = plans[seat, 1, 1]
+        count = 0
+        for d in range(8):
+            passive1, aggressive1, passive2, aggressive2 = rotated_sources(
+                own, opp, empty, occupied, d, rot, masks
+            )
+            src[d, 0] = passive1
+            src[d, 1] = aggressive1
+            src[d, 2] = passive2
+            src[d, 3] = aggressive2
+            c = popcount(passive1 & passive_home0) * popcount(aggressive1 & aggressive_home0)
+            bucket[2 * d] = c
+            count += c
+            c = popcount(passive2 & passive_home0) * popcount(aggressive2 & aggressive_home0)
+            bucket[2 * d + 1] = c
+            count += c
+            c = popcount(passive1 & passive_home1) * popcount(aggressive1 & aggressive_home1)
+            bucket[16 + 2 * d] = c
+            count += c
+            c = popcount(passive2 & passive_home1) * popcount(aggressive2 & aggressive_home1)
+            bucket[17 + 2 * d] = c
+            count += c
+        if count == 0:
+            if not no_turn_pass:
+                result = 1 - seat
+                break
+            move = PASS_CODE
+        else:
+            rng, bits = splitmix(rng)
+            index = below(bits, count)
+            b = 0
+            while index >= bucket[b]:
+                index -= bucket[b]
+                b += 1
+            h = b >> 4
+            d = (b >> 1) & 7
+            k = b & 1
+            passive = src[d, 2 * k] & plans[seat, h, 0]
+            aggressive = src[d, 2 * k + 1] & plans[seat, h, 1]
+            n_aggressive = popcount(aggressive)
+            quotient = np.uint32(index) // np.uint32(n_aggressive)
+            p = nth_bit(passive, quotient)
+            a = nth_bit(aggressive, np.uint32(index) - quotient * np.uint32(n_aggressive))
+            move = (d << 12) | ((k + 1) << 15) | p | (a << 6)
+            # Play it (as :func:`play`): the passive stone, then the aggressive one with any push.
+            delta = rules[0][d, 0]
+            step = delta * (k + 1)
+            own ^= (ONE << U64(p)) | (ONE << U64(p + step)) | (ONE << U64(a)) | (ONE << U64(a + step))
+            path = ONE << U64(a + delta)
+            if k == 1:
+                path |= ONE << U64(a + 2 * delta)
+            hit = opp & path
+            if hit:
+                opp ^= hit
+                if (ONE << U64(a)) & masks[d, k + 1]:
+                    opp |= ONE << U64(a + (k + 2) * delta)
+            if (
+                (opp & BOARD0) == ZERO
+                or (opp & (BOARD0 << U64(16))) == ZERO
+                or (opp & (BOARD0 << U64(32))) == ZERO
+                or (opp & (BOARD0 << U64(48))) == ZERO
+            ):
+                winner = seat
+            if seat == 0:
+                black, white = own, opp
+            else:
+                black, white = opp, own
+        if recording and played < record.shape[1]:
+            record[g, played] = move
+        seat = 1 - seat
+        turns += 1
+        played += 1
+    value = black_value(black, white, result)
+    returns[g, 0] = value
+    returns[g, 1] = -value
+    plies[g] = played
 
 
 # --- Alpha-beta ---------------------------------------------------------------------------------------

@@ -185,23 +185,8 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`."""
         check_perft_depth(depth)
         black, white, seat, turns, winner = self._scalars(state)
-        levels = max(depth, 1)
-        src = np.empty((levels, 8, 4), dtype=np.uint64)
-        moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
-        rules = self.rules
         count = jit.perft(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            depth,
-            bulk,
-            self.max_turns,
-            self.no_turn_pass,
-            rules,
-            src,
-            moves,
+            black, white, seat, turns, winner, depth, bulk, self.max_turns, self.no_turn_pass, self.rules
         )
         return int(count)
 
