@@ -112,7 +112,7 @@ def main() -> None:
             for index, state in enumerate(positions):
                 searcher = kernel.alphabeta(seed=index, depth=args.search_depth)
                 assert searcher is not None
-                result, seconds = cpu_timed(lambda: searcher.search(state).nodes)  # noqa: B023
+                result, seconds = cpu_timed(lambda: searcher.search(state, work=10**12).nodes)  # noqa: B023
                 nodes_sum += result
                 cpu_sum += seconds
             node_rates.append(nodes_sum / cpu_sum)

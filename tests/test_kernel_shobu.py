@@ -18,7 +18,7 @@ from shogames.core.kernel import (
     require_kernel,
 )
 from shogames.core.perft import perft
-from shogames.games.shobu import ShobuState
+from shogames.games.shobu import START_POSITION, ShobuState
 from shogames.games.shobu.kernel import ShobuKernel, build_rules
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
@@ -150,6 +150,18 @@ def test_compiled_playouts_replay_in_the_reference(settings: dict[str, object]) 
     assert np.array_equal(again.plies, batch.plies[:5])
 
 
+def test_batches_do_not_depend_on_the_number_of_threads() -> None:
+    kernel = shobu_kernel(no_turn="pass", max_turns=120)
+    one = kernel.random_playouts(300, seed=9, threads=1)
+    for threads in (2, None):
+        many = kernel.random_playouts(300, seed=9, threads=threads)
+        assert np.array_equal(many.plies, one.plies) and np.array_equal(many.returns, one.returns)
+    state = kernel.game.state_from_text(midgame(5, plies=20).to_text())
+    for bulk in (True, False):
+        counts = {kernel.perft(state, 3, bulk=bulk, threads=threads) for threads in (1, 2, None)}
+        assert counts == {perft(state, 3)}
+
+
 # --- A broken kernel is caught -----------------------------------------------------------------------
 
 
@@ -206,6 +218,48 @@ def minimax(state: ShobuState, depth: int, root_turns: int) -> float:
         value = state.evaluate()[0]
         return value if state.side == 0 else -value
     return max(-minimax(state.play_unchecked(m), depth - 1, root_turns) for m in state.legal_moves())
+
+
+def alphabeta_value(state: ShobuState, depth: int, alpha: float, beta: float, root_turns: int) -> float:
+    """:func:`minimax`'s value, with plain alpha-beta pruning (legal order, no table): quicker, same value."""
+    if state.is_terminal() or depth == 0:
+        return minimax(state, 0, root_turns)
+    best = -math.inf
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        assert isinstance(after, ShobuState)
+        value = -alphabeta_value(after, depth - 1, -beta, -alpha, root_turns)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass"}, {"max_turns": 70}])
+def test_alphabeta_values_in_endgames_are_the_minimax_values(settings: dict[str, object]) -> None:
+    # Late positions, where wins, losses for want of a turn and the length cap are within the search:
+    # the compiled search's scores (material, discounted results) must come back as the same values.
+    kernel = shobu_kernel(**settings)
+    game = kernel.game
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 8:
+        state = game.state_from_text(sparse_text() if checked == 0 else START_POSITION)
+        for _ in range(int(rng.integers(40, 90)) if checked else 0):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[int(rng.integers(len(moves)))])
+        if state.is_terminal():
+            continue
+        assert isinstance(state, ShobuState)
+        expected = alphabeta_value(state, 3, -math.inf, math.inf, state.ply)
+        result = kernel.alphabeta(seed=checked, depth=3).search(state, work=10**9)
+        assert result.depth == 3 or abs(result.value) > 0.99
+        assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), settings)
+        checked += 1
 
 
 @pytest.mark.parametrize("seed", [1, 2])

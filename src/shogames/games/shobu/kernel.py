@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuPosition, ShobuState
@@ -181,13 +181,18 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`.
+
+        From depth 2 on, the root's turns are spread over ``threads`` threads (``None``: every core; see
+        :func:`~shogames.core.kernel.compiled_threads`); the count does not depend on how many.
+        """
         check_perft_depth(depth)
         black, white, seat, turns, winner = self._scalars(state)
-        count = jit.perft(
-            black, white, seat, turns, winner, depth, bulk, self.max_turns, self.no_turn_pass, self.rules
-        )
+        with compiled_threads(threads):
+            count = jit.perft(
+                black, white, seat, turns, winner, depth, bulk, self.max_turns, self.no_turn_pass, self.rules
+            )
         return int(count)
 
     def leaf_checksum(self, state: State[Any]) -> tuple[int, int]:
@@ -201,36 +206,48 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         """
         black, white, seat, _, _ = self._scalars(state)
         own, opp = (black, white) if seat == 0 else (white, black)
-        src = np.empty((8, 4), dtype=np.uint64)
-        jit.sources(own, opp, self.rules, src)
-        sink = np.zeros(1, dtype=np.int64)
-        count = jit.play_every_turn(own, opp, seat, src, self.rules, sink)
-        return int(count), int(sink[0])
+        count, checksum = jit.leaf_checksum(own, opp, seat, self.rules)
+        return int(count), int(checksum)
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0
+        self, games: int, seed: int, start: State[Any] | None, threads: int | None, record_rows: int = 0
     ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
         first = self.encode(start if start is not None else self.shobu.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
         record = np.zeros((record_rows, self.max_turns + 1 if record_rows else 0), dtype=np.int64)
-        batch = playout_batch(
-            games,
-            2,
-            lambda returns, plies: jit.random_playouts(
-                first, games, stream, self.max_turns, self.no_turn_pass, self.rules, returns, plies, record
-            ),
-        )
+        with compiled_threads(threads):
+            batch = playout_batch(
+                games,
+                2,
+                lambda returns, plies: jit.random_playouts(
+                    first,
+                    games,
+                    stream,
+                    self.max_turns,
+                    self.no_turn_pass,
+                    self.rules,
+                    returns,
+                    plies,
+                    record,
+                ),
+            )
         return batch, record
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start)[0]
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are spread over ``threads`` threads (``None``: every core; see
+        :func:`~shogames.core.kernel.compiled_threads`); game ``i`` depends only on ``seed`` and ``i``.
+        """
+        return self._playouts(games, seed, start, threads)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShobuMove]:
         """The turns of game ``index`` of :meth:`random_playouts` with this seed and start."""
-        batch, record = self._playouts(index + 1, seed, start, index + 1)
+        batch, record = self._playouts(index + 1, seed, start, 1, index + 1)
         return moves_by_code(self, record[index, : int(batch.plies[index])])
 
     # --- Searches ------------------------------------------------------------------------------------
@@ -274,7 +291,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ):
         super().__init__(
-            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=3, key_dtype=np.uint64,
+            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=4, key_dtype=np.uint64,
             history_size=1 << 17,
         )  # fmt: skip
 
@@ -287,9 +304,10 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.games.shobu._jit.alphabeta`)."""
         kernel = self.kernel
+        table, _, _, history, generation = self.tables()
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, *self.tables(), *out,
+            kernel.rules, table, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
 
