@@ -114,7 +114,7 @@ def rotations(rules):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def direction_sources(own, opp, empty, occupied, d, rot, masks):
     """(passive 1, aggressive 1, passive 2, aggressive 2): where moves in direction ``d`` may start.
 
