@@ -10,10 +10,14 @@ each is the median of ``--repeats`` runs. These are the figures of issue 23 and 
 - alpha-beta: positions per CPU-second and CPU-seconds to a fixed ``--search-depth`` over the midgame
   positions of ``benchmarks/kernels.py`` (seed 2026, 20-60 random plies in), one new searcher each;
 - the pure-Python reference's random playouts (what ``shogames bench shobu`` plays), plies per
-  CPU-second.
+  CPU-second;
+- ``parallel`` (not in the default set): the wall-clock speed-up of ``random_playouts(--parallel-games)``
+  on 2 threads over 1 thread, alternating, best of ``--repeats`` each, with the load average: a wall-clock
+  figure, meaningful only on a machine with two idle cores.
 
 Usage: python benchmarks/shobu_speed.py [--repeats 5] [--games 20000] [--perft-depth 4]
-    [--every-leaf-depth 3] [--search-depth 4] [--positions 8] [--reference-games 100] [--only NAME ...]
+    [--every-leaf-depth 3] [--search-depth 4] [--positions 8] [--reference-games 100]
+    [--parallel-games 200000] [--only NAME ...]
 """
 
 from __future__ import annotations
@@ -23,15 +27,15 @@ import os
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
 
 from kernels import midgame_positions
 
 import shogames
 from shogames.bench import bench_playouts, machine_info
-from shogames.core.kernel import Kernel
+from shogames.games.shobu.kernel import ShobuKernel
 
 MEASURES = ("playouts", "perft", "every-leaf", "alphabeta", "reference")
+EXTRA_MEASURES = ("parallel",)
 
 
 def cpu_timed(run: Callable[[], int]) -> tuple[int, float]:
@@ -49,22 +53,14 @@ def report(label: str, rates: list[float], unit: str) -> None:
     )
 
 
-def playouts(kernel: Kernel[Any, Any], games: int, repeat: int) -> int:
+def playouts(kernel: ShobuKernel, games: int, repeat: int) -> int:
     """The plies of one single-threaded batch of random games."""
-    try:
-        batch = kernel.random_playouts(games, seed=repeat, threads=1)  # type: ignore[call-arg]
-    except TypeError:  # before the kernels took threads
-        batch = kernel.random_playouts(games, seed=repeat)
-    return batch.total_plies
+    return kernel.random_playouts(games, seed=repeat, threads=1).total_plies
 
 
-def perft(kernel: Kernel[Any, Any], depth: int, bulk: bool) -> int:
+def perft(kernel: ShobuKernel, depth: int, bulk: bool) -> int:
     """The leaves of one single-threaded perft from the start."""
-    start = kernel.game.new_initial_state()
-    try:
-        return kernel.perft(start, depth, bulk=bulk, threads=1)  # type: ignore[call-arg]
-    except TypeError:
-        return kernel.perft(start, depth, bulk=bulk)
+    return kernel.perft(kernel.game.new_initial_state(), depth, bulk=bulk, threads=1)
 
 
 def main() -> None:
@@ -76,12 +72,13 @@ def main() -> None:
     parser.add_argument("--search-depth", type=int, default=4)
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--reference-games", type=int, default=100)
-    parser.add_argument("--only", nargs="*", choices=MEASURES, default=list(MEASURES))
+    parser.add_argument("--parallel-games", type=int, default=200_000)
+    parser.add_argument("--only", nargs="*", choices=MEASURES + EXTRA_MEASURES, default=list(MEASURES))
     args = parser.parse_args()
 
     game = shogames.make("shobu")
     kernel = game.kernel
-    assert kernel is not None, "the Shobu kernel is not available"
+    assert isinstance(kernel, ShobuKernel), "the Shobu kernel is not available"
     print(f"machine: {machine_info().summary()}; load average {os.getloadavg()[0]:.1f} at the start")
     _, warm_cpu = cpu_timed(lambda: int(kernel.warm_up()))
     print(f"warm-up: {warm_cpu:.2f} CPU-seconds")
@@ -134,6 +131,19 @@ def main() -> None:
             )
             rates.append(plies / seconds)
         report(f"reference random playouts ({args.reference_games} games)", rates, "plies")
+    if "parallel" in args.only:
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        loads = []
+        for repeat in range(args.repeats):
+            for threads in (1, 2):
+                loads.append(os.getloadavg()[0])
+                batch = kernel.random_playouts(args.parallel_games, seed=repeat, threads=threads)
+                walls[threads].append(batch.seconds)
+        print(
+            f"random playouts ({args.parallel_games:,} games), wall clock, best of {args.repeats}: "
+            f"1 thread {min(walls[1]):.3f} s, 2 threads {min(walls[2]):.3f} s, speed-up "
+            f"{min(walls[1]) / min(walls[2]):.2f} (load average {min(loads):.1f}-{max(loads):.1f})"
+        )
 
 
 if __name__ == "__main__":
