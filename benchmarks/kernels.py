@@ -5,6 +5,10 @@ random playouts (reference and kernel, and their ratio in each repeat), perft by
 bulk counting, and the searches (alpha-beta positions/s and MCTS simulations/s, kernel and reference) on
 midgame positions taken from seeded random games.
 
+Besides wall-clock rates, the compile cost, the kernel's playouts and its bulk perft are also given per
+CPU-second (``time.process_time()``, the child's CPU time for the compile), which holds on a shared
+machine; the kernel's batch loops run on one thread for these (where a kernel takes ``threads``).
+
 Usage:
     python benchmarks/kernels.py [GAME] [--repeats 5] [--perft-depth 4] [--every-leaf-depth 3]
         [--reference-perft-depth 3] [--positions 12] [--search-seconds 0.5] [--min-plies 20]
@@ -16,8 +20,10 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,8 +48,11 @@ def median_row(label: str, values: list[float], digits: int = 0) -> str:
     )
 
 
-def compile_cost(game_id: str) -> tuple[float, float]:
-    """Seconds of warm_up() in a new process with an empty numba cache, then again with it filled."""
+def compile_cost(game_id: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(wall, CPU) seconds of warm_up() in a new process with an empty numba cache, then with it filled.
+
+    The CPU seconds are the child process's (user and system, all its threads).
+    """
     code = (
         "import time; t = time.perf_counter(); import shogames; "
         f"k = shogames.make({game_id!r}).kernel; k.warm_up(); print(time.perf_counter() - t)"
@@ -52,11 +61,19 @@ def compile_cost(game_id: str) -> tuple[float, float]:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         times = []
         for _ in range(2):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             done = subprocess.run(
                 [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
             )
-            times.append(float(done.stdout.split()[-1]))
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            times.append((float(done.stdout.split()[-1]), cpu))
     return times[0], times[1]
+
+
+def one_thread(method: Any) -> dict[str, Any]:
+    """``{"threads": 1}`` where a kernel's batch method takes ``threads``, else nothing."""
+    return {"threads": 1} if "threads" in inspect.signature(method).parameters else {}
 
 
 def midgame_positions(game: Game[Any], count: int, seed: int, plies: tuple[int, int]) -> list[State[Any]]:
@@ -103,47 +120,57 @@ def main() -> None:
     print(f"game: {game.id} ({game.settings_text()}), {args.repeats} repeats, median shown\n")
 
     if not args.skip_compile:
-        first, cached = compile_cost(args.game)
-        print("| warm-up in a new process (import, then compile or load every kernel function) | seconds |")
-        print("|---|---:|")
-        print(f"| first run, empty numba cache (compiles) | {first:.1f} |")
-        print(f"| later runs (loads the cache) | {cached:.2f} |\n")
+        (first, first_cpu), (cached, cached_cpu) = compile_cost(args.game)
+        print(
+            "| warm-up in a new process (import, then compile or load every kernel function) "
+            "| seconds | CPU-seconds |"
+        )
+        print("|---|---:|---:|")
+        print(f"| first run, empty numba cache (compiles) | {first:.1f} | {first_cpu:.1f} |")
+        print(f"| later runs (loads the cache) | {cached:.2f} | {cached_cpu:.2f} |\n")
     kernel.warm_up()
 
     # Random playouts, reference and kernel alternating, each repeat giving its own ratio.
-    ref_rates, kernel_rates, kernel_plies, ratios = [], [], [], []
+    ref_rates, kernel_rates, kernel_plies, kernel_cpu_plies, ratios = [], [], [], [], []
+    single = one_thread(kernel.random_playouts)
     for repeat in range(args.repeats):
         reference = bench_playouts(game, games=args.reference_games, seed=repeat)
-        batch = kernel.random_playouts(args.kernel_games, seed=repeat)
+        started = time.process_time()
+        batch = kernel.random_playouts(args.kernel_games, seed=repeat, **single)
+        cpu = time.process_time() - started
         ref_rates.append(reference.games_per_second)
         kernel_rates.append(batch.games_per_second)
         kernel_plies.append(batch.plies_per_second)
+        kernel_cpu_plies.append(batch.total_plies / cpu)
         ratios.append(batch.games_per_second / reference.games_per_second)
     print("| random playouts | median | min | max |")
     print("|---|---:|---:|---:|")
     print(median_row(f"reference games/s ({args.reference_games} games)", ref_rates, 1))
     print(median_row(f"kernel games/s ({args.kernel_games:,} games)", kernel_rates, 0))
     print(median_row("kernel plies/s", kernel_plies, 0))
+    print(median_row("kernel plies per CPU-second", kernel_cpu_plies, 0))
     print(median_row("kernel / reference, same repeat", ratios, 0))
     print()
 
     # Perft by depth.
     start = game.start_position()
     print(
-        "| perft from the start | leaves | kernel bulk s | kernel every leaf s | every leaf leaves/s "
-        "| reference s |"
+        "| perft from the start | leaves | kernel bulk s | bulk leaves per CPU-s | kernel every leaf s "
+        "| every leaf leaves/s | reference s |"
     )
-    print("|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    single = one_thread(kernel.perft)
     for depth in range(1, args.perft_depth + 1):
-        bulk_times, leaf_times = [], []
+        bulk_times, bulk_cpu, leaf_times = [], [], []
         nodes = 0
         for _ in range(args.repeats):
-            started = time.perf_counter()
-            nodes = kernel.perft(start, depth)
+            started, started_cpu = time.perf_counter(), time.process_time()
+            nodes = kernel.perft(start, depth, **single)
             bulk_times.append(time.perf_counter() - started)
+            bulk_cpu.append(time.process_time() - started_cpu)
             if depth <= args.every_leaf_depth:
                 started = time.perf_counter()
-                assert kernel.perft(start, depth, bulk=False) == nodes
+                assert kernel.perft(start, depth, bulk=False, **single) == nodes
                 leaf_times.append(time.perf_counter() - started)
         reference_time = "-"
         if depth <= args.reference_perft_depth:
@@ -151,8 +178,10 @@ def main() -> None:
             assert perft(start, depth) == nodes
             reference_time = f"{time.perf_counter() - started:.3f}"
         leaf = statistics.median(leaf_times) if leaf_times else 0.0
+        cpu = statistics.median(bulk_cpu)
         print(
             f"| depth {depth} | {nodes:,} | {statistics.median(bulk_times):.4f} | "
+            f"{f'{nodes / cpu:,.0f}' if cpu > 0 else '-'} | "
             f"{f'{leaf:.3f}' if leaf_times else '-'} | {f'{nodes / leaf:,.0f}' if leaf_times else '-'} "
             f"| {reference_time} |"
         )

@@ -18,7 +18,7 @@ from shogames.core.kernel import (
     require_kernel,
 )
 from shogames.core.perft import perft
-from shogames.games.shobu import ShobuState
+from shogames.games.shobu import START_POSITION, ShobuState
 from shogames.games.shobu.kernel import ShobuKernel, build_rules
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
@@ -76,15 +76,8 @@ def test_kernel_perft_matches_the_data_file(entry: PerftEntry) -> None:
 def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
     # The last level without bulk counting builds each leaf in a fused loop and folds it into a
     # checksum; the checksum of the reference's positions after every legal turn must be the same.
-    from shogames.games.shobu import _jit as jit
-
     state = midgame(seed, plies=40)
-    own, opp = (state.black, state.white) if state.side == 0 else (state.white, state.black)
-    kernel = shobu_kernel()
-    src = np.empty((8, 4), dtype=np.uint64)
-    jit.sources(np.uint64(own), np.uint64(opp), kernel.rules, src)
-    sink = np.zeros(1, dtype=np.int64)
-    count = jit.play_every_turn(np.uint64(own), np.uint64(opp), state.side, src, kernel.rules, sink)
+    count, leaf_checksum = shobu_kernel().leaf_checksum(state)
     checksum = 0
     for move in state.legal_moves():
         after = state.play_unchecked(move)
@@ -92,7 +85,21 @@ def test_perft_without_bulk_builds_the_reference_leaves(seed: int) -> None:
         cleared = int(after.winner == state.side)
         checksum ^= ((new_own * 0x9E3779B97F4A7C15) & (2**64 - 1)) ^ new_opp ^ cleared
     assert count == len(state.legal_moves())
-    assert int(sink[0]) == checksum >> 1
+    assert leaf_checksum == checksum >> 1
+
+
+@pytest.mark.parametrize("no_turn", ["lose", "pass"])
+def test_perft_counts_the_no_turn_rule_below_the_root(no_turn: str) -> None:
+    # White to move with Black boxed in: after most of White's turns Black has none, so the fused
+    # interior levels (which count a child's turns in place) must apply the no_turn setting there.
+    game = shogames.make("shobu", None, no_turn=no_turn)
+    state = game.state_from_text(no_turn_text().replace(" b", " w"))
+    kernel = require_kernel(game)
+    for depth in (1, 2, 3):
+        expected = perft(state, depth)
+        assert kernel.perft(state, depth) == expected
+        assert kernel.perft(state, depth, bulk=False) == expected
+    assert perft(state, 2) == {"lose": 36, "pass": 48}[no_turn]
 
 
 def test_kernel_perft_rejects_a_negative_depth() -> None:
@@ -141,6 +148,18 @@ def test_compiled_playouts_replay_in_the_reference(settings: dict[str, object]) 
     # Game i depends on the seed and i only.
     again = require_kernel(game).random_playouts(5, seed=3)
     assert np.array_equal(again.plies, batch.plies[:5])
+
+
+def test_batches_do_not_depend_on_the_number_of_threads() -> None:
+    kernel = shobu_kernel(no_turn="pass", max_turns=120)
+    one = kernel.random_playouts(300, seed=9, threads=1)
+    for threads in (2, None):
+        many = kernel.random_playouts(300, seed=9, threads=threads)
+        assert np.array_equal(many.plies, one.plies) and np.array_equal(many.returns, one.returns)
+    state = kernel.game.state_from_text(midgame(5, plies=20).to_text())
+    for bulk in (True, False):
+        counts = {kernel.perft(state, 3, bulk=bulk, threads=threads) for threads in (1, 2, None)}
+        assert counts == {perft(state, 3)}
 
 
 # --- A broken kernel is caught -----------------------------------------------------------------------
@@ -199,6 +218,48 @@ def minimax(state: ShobuState, depth: int, root_turns: int) -> float:
         value = state.evaluate()[0]
         return value if state.side == 0 else -value
     return max(-minimax(state.play_unchecked(m), depth - 1, root_turns) for m in state.legal_moves())
+
+
+def alphabeta_value(state: ShobuState, depth: int, alpha: float, beta: float, root_turns: int) -> float:
+    """:func:`minimax`'s value, with plain alpha-beta pruning (legal order, no table): quicker, same value."""
+    if state.is_terminal() or depth == 0:
+        return minimax(state, 0, root_turns)
+    best = -math.inf
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        assert isinstance(after, ShobuState)
+        value = -alphabeta_value(after, depth - 1, -beta, -alpha, root_turns)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass"}, {"max_turns": 70}])
+def test_alphabeta_values_in_endgames_are_the_minimax_values(settings: dict[str, object]) -> None:
+    # Late positions, where wins, losses for want of a turn and the length cap are within the search:
+    # the compiled search's scores (material, discounted results) must come back as the same values.
+    kernel = shobu_kernel(**settings)
+    game = kernel.game
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 8:
+        state = game.state_from_text(sparse_text() if checked == 0 else START_POSITION)
+        for _ in range(int(rng.integers(40, 90)) if checked else 0):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[int(rng.integers(len(moves)))])
+        if state.is_terminal():
+            continue
+        assert isinstance(state, ShobuState)
+        expected = alphabeta_value(state, 3, -math.inf, math.inf, state.ply)
+        result = kernel.alphabeta(seed=checked, depth=3).search(state, work=10**9)
+        assert result.depth == 3 or abs(result.value) > 0.99
+        assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), settings)
+        checked += 1
 
 
 @pytest.mark.parametrize("seed", [1, 2])

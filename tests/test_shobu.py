@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 import shobu_reference
 import shogames
 from shogames import IllegalMoveError, NotationError, SettingsError
-from shogames.games.shobu import BLACK, PASS_MOVE, START_POSITION, WHITE, ShobuState
+from shogames.games.shobu import (
+    BLACK,
+    PASS_MOVE,
+    START_POSITION,
+    WHITE,
+    ShobuGame,
+    ShobuPosition,
+    ShobuState,
+)
 
 STANDARD = "wwww/4/4/bbbb"
 
@@ -155,6 +163,32 @@ def test_no_legal_turn_passes_with_setting() -> None:
         state_of(START_POSITION, no_turn="pass").parse_move("pass")
 
 
+# --- The position value --------------------------------------------------------------------------------
+
+
+def test_the_position_value_holds_the_state() -> None:
+    state = state_of(START_POSITION).play_text("BDa1-a3 WLb1-b3")
+    position = state.position
+    assert position == ShobuPosition(state.black, state.white, WHITE, 1, None, False)
+    again = state.game.state_from_position(position)
+    assert again == state and again.to_text() == state.to_text() and again.position == position
+
+
+def test_the_position_value_carries_the_end_of_the_game() -> None:
+    lost = state_of(no_turn_position()).position
+    assert (lost.winner, lost.no_turn) == (WHITE, True)
+    # WL has no White stone: Black, who moved last, cleared it.
+    cleared = state_of(position(wl="4/4/4/bbbb", side="w")).position
+    assert (cleared.winner, cleared.no_turn) == (BLACK, False)
+    # A position that says who won is trusted: the state is over with that result and cause.
+    game = shogames.make("shobu")
+    assert isinstance(game, ShobuGame)
+    start = game.new_initial_state().position
+    over = game.state_from_position(ShobuPosition(start.black, start.white, BLACK, 0, WHITE, True))
+    assert over.is_terminal() and over.winner == WHITE and over.termination() == "no legal turn"
+    assert over.position.no_turn and not game.state_from_position(start).is_terminal()
+
+
 def test_length_cap_draws_and_marks_truncation() -> None:
     state = shogames.make("shobu", max_turns=2).new_initial_state()
     state = state.play(state.legal_moves()[0])
@@ -275,7 +309,7 @@ def test_the_terminal_test_does_not_count_every_turn(monkeypatch: pytest.MonkeyP
     def refuse(*_: object) -> int:
         raise AssertionError("is_terminal counted the turns")
 
-    monkeypatch.setattr(shobu_module, "_count_turns", refuse)
+    monkeypatch.setattr(shobu_module, "count_turns", refuse)
     rng = random.Random(5)
     state = shogames.make("shobu").new_initial_state()
     for _ in range(60):
@@ -303,4 +337,4 @@ def test_any_turn_agrees_with_the_count(seed: int) -> None:
     white = sparse() & ~black
     for seat in (0, 1):
         own, opp = (black, white) if seat == 0 else (white, black)
-        assert shobu_module._has_turn(own, opp, seat) == (shobu_module._count_turns(own, opp, seat) > 0)
+        assert shobu_module.has_turn(own, opp, seat) == (shobu_module.count_turns(own, opp, seat) > 0)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import ClassVar, Final, NamedTuple
 
 from shogames.core.errors import IllegalMoveError, NotationError
@@ -77,8 +77,12 @@ _FULL: Final = (1 << 64) - 1
 _BOARD_MASKS: Final = tuple(0xFFFF << (16 * board) for board in range(4))
 _HOMEBOARDS: Final = ((2, 3), (0, 1))  # per seat: Black owns BD, BL; White owns WD, WL
 _BOARD_COLOUR: Final = (0, 1, 0, 1)  # 0 dark, 1 light
-_BOARD_WORTH: Final = (0, 6, 10, 13, 15)
-"""The evaluation's worth of a board holding 0, 1, 2, 3 or 4 of a side's stones."""
+BOARD_WORTH: Final = (0, 6, 10, 13, 15)
+"""The evaluation's worth of a board holding 0, 1, 2, 3 or 4 of a side's stones (the kernel uses it too)."""
+VALUE_SCALE: Final = 0.95
+"""The evaluation is ``VALUE_SCALE * tanh(d / MATERIAL_SPREAD)``, below a won game's 1 in size."""
+MATERIAL_SPREAD: Final = 12
+"""The material difference ``d`` (in :data:`BOARD_WORTH` units) at which the evaluation's tanh is 1."""
 
 
 def _on_board_mask(df: int, dr: int, steps: int) -> int:
@@ -154,8 +158,8 @@ def _iter_bits(bits: int) -> list[int]:
     return squares
 
 
-def _count_turns(own: int, opp: int, seat: int) -> int:
-    """How many legal turns `seat` has, counted without generating them."""
+def count_turns(own: int, opp: int, seat: int) -> int:
+    """How many legal turns `seat` has with stones `own` against `opp`, counted without generating them."""
     plans = _PASSIVE_PLANS[seat]
     total = 0
     for direction in range(8):
@@ -170,8 +174,8 @@ def _count_turns(own: int, opp: int, seat: int) -> int:
     return total
 
 
-def _has_turn(own: int, opp: int, seat: int) -> bool:
-    """Whether `seat` has a legal turn: :func:`_count_turns` that stops at the first one found."""
+def has_turn(own: int, opp: int, seat: int) -> bool:
+    """Whether `seat` has a legal turn: :func:`count_turns` that stops at the first one found."""
     plans = _PASSIVE_PLANS[seat]
     for direction in range(8):
         passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, direction)
@@ -206,6 +210,33 @@ class ShobuMove(NamedTuple):
 
 PASS_MOVE: Final = ShobuMove(-1, -1, 0, 0)
 """The move of a side with no legal turn when the ``no_turn`` setting is ``pass``."""
+
+
+class ShobuPosition(NamedTuple):
+    """Everything a Shobu position holds, as one plain value (what the text, the kernel and the views use).
+
+    :attr:`ShobuState.position` gives it (with the end of the game judged) and
+    :meth:`ShobuGame.state_from_position` builds a state from it.
+
+    Attributes:
+        black: Black's stones as a 64-bit bitboard: bit ``16 * board + 4 * rank + file`` (file and rank
+            counted from 0, boards numbered as :data:`BOARD_NAMES`) is set where a Black stone stands.
+        white: White's stones, the same way.
+        side: the side (seat) to move, :data:`BLACK` or :data:`WHITE`; also once the game is over, the
+            side whose turn it would be.
+        turns: turns played so far (what the ``max_turns`` setting counts).
+        winner: the seat that has won, or ``None`` while the game goes on (or once it is drawn by the
+            length cap, which follows from ``turns`` and the settings).
+        no_turn: ``True`` when ``winner`` won because the side to move had no legal turn (the setting
+            ``no_turn=lose``); ``False`` when the winner cleared a board, or there is no winner.
+    """
+
+    black: int
+    white: int
+    side: int
+    turns: int
+    winner: int | None = None
+    no_turn: bool = False
 
 
 def square_name(bit: int) -> str:
@@ -373,7 +404,19 @@ class ShobuGame(Game["ShobuState"]):
                     f"{self.player_names[stones_seat]} moved last; such a position cannot arise"
                 )
             winner = 1 - seat
-        return ShobuState(self, black, white, seat, turns, winner)
+        return self.state_from_position(ShobuPosition(black, white, seat, turns, winner))
+
+    def state_from_position(self, position: ShobuPosition, *, history: Sequence[Hashable] = ()) -> ShobuState:
+        """The state of ``position``, trusted as it is (no rule is checked).
+
+        A ``winner`` in the position ends the game; without one, the end (no legal turn, the length cap)
+        is judged by the rules when asked, as for any state. ``history`` is the shared signature's list of
+        earlier positions for repetition rules; Shobu has none, so it is not used.
+        """
+        return ShobuState(
+            self, position.black, position.white, position.side, position.turns, position.winner,
+            position.no_turn,
+        )  # fmt: skip
 
 
 class ShobuState(State[ShobuMove]):
@@ -382,7 +425,14 @@ class ShobuState(State[ShobuMove]):
     __slots__ = ("_black", "_count", "_game", "_moves", "_no_turn", "_seat", "_turns", "_white", "_winner")
 
     def __init__(
-        self, game: ShobuGame, black: int, white: int, seat: int, turns: int, winner: int | None
+        self,
+        game: ShobuGame,
+        black: int,
+        white: int,
+        seat: int,
+        turns: int,
+        winner: int | None,
+        no_turn: bool = False,
     ) -> None:
         self._game = game
         self._black = black
@@ -392,7 +442,7 @@ class ShobuState(State[ShobuMove]):
         self._winner = winner
         self._moves: tuple[ShobuMove, ...] | None = None
         self._count: int | None = None
-        self._no_turn = False  # set when the side to move lost for want of a legal turn
+        self._no_turn = no_turn  # whether the side to move lost for want of a legal turn (set when judged)
 
     # The protocol -----------------------------------------------------------------------------------
 
@@ -440,13 +490,19 @@ class ShobuState(State[ShobuMove]):
         self.is_terminal()
         return self._winner
 
+    @property
+    def position(self) -> ShobuPosition:
+        """The position as one value (:class:`ShobuPosition`), with the end of the game judged."""
+        self.is_terminal()
+        return ShobuPosition(self._black, self._white, self._seat, self._turns, self._winner, self._no_turn)
+
     def _own_opp(self) -> tuple[int, int]:
         return (self._black, self._white) if self._seat == BLACK else (self._white, self._black)
 
     def _raw_count(self) -> int:
         if self._count is None:
             own, opp = self._own_opp()
-            self._count = _count_turns(own, opp, self._seat)
+            self._count = count_turns(own, opp, self._seat)
         return self._count
 
     def _any_turn(self) -> bool:
@@ -455,7 +511,7 @@ class ShobuState(State[ShobuMove]):
         if self._count is not None:
             return self._count > 0
         own, opp = self._own_opp()
-        return _has_turn(own, opp, self._seat)
+        return has_turn(own, opp, self._seat)
 
     def is_terminal(self) -> bool:
         """Over when a side has won, the length cap is reached, or (``no_turn=lose``) no turn is left."""
@@ -490,7 +546,7 @@ class ShobuState(State[ShobuMove]):
     def evaluate(self) -> tuple[float, ...]:
         """Material per board, weighted so that a board's last stones count most (docs/games/shobu.md).
 
-        A side loses when one of its four boards is empty, so each board adds :data:`_BOARD_WORTH` of the
+        A side loses when one of its four boards is empty, so each board adds :data:`BOARD_WORTH` of the
         side's stones there, a concave table: the fourth stone of a board is worth 2, the last one 6. The
         difference of the two sides' sums ``d`` gives ``0.95 * tanh(d / 12)`` to Black and its negative
         to White.
@@ -500,9 +556,9 @@ class ShobuState(State[ShobuMove]):
         score = 0
         for board in range(4):
             shift = 16 * board
-            score += _BOARD_WORTH[(self._black >> shift & 0xFFFF).bit_count()]
-            score -= _BOARD_WORTH[(self._white >> shift & 0xFFFF).bit_count()]
-        value = 0.95 * math.tanh(score / 12)
+            score += BOARD_WORTH[(self._black >> shift & 0xFFFF).bit_count()]
+            score -= BOARD_WORTH[(self._white >> shift & 0xFFFF).bit_count()]
+        value = VALUE_SCALE * math.tanh(score / MATERIAL_SPREAD)
         return (value, -value)
 
     def key(self) -> Hashable:
@@ -573,9 +629,10 @@ class ShobuState(State[ShobuMove]):
         The sixth field keeps the length cap exact across a round trip; the start position is written
         with the rulings' five fields.
         """
-        boards = " ".join(_board_text(self._black, self._white, board) for board in range(4))
-        turns = f" {self._turns}" if self._turns else ""
-        return f"{boards} {'b' if self._seat == BLACK else 'w'}{turns}"
+        position = self.position
+        boards = " ".join(_board_text(position.black, position.white, board) for board in range(4))
+        turns = f" {position.turns}" if position.turns else ""
+        return f"{boards} {'b' if position.side == BLACK else 'w'}{turns}"
 
     def move_to_text(self, move: ShobuMove) -> str:
         """A turn as ``BDa1-a3 WLb1-b3`` (or ``pass``)."""

@@ -16,7 +16,19 @@ Rule tables are arguments, not globals: ``rules = (shifts, masks, plans)`` where
 ``masks[d, k]`` say how to shift a bitboard ``k + 1`` steps in direction ``d`` (see the reference's
 ``_RAYS``) and ``plans[seat, h]`` is (passive board mask, aggressive boards mask) for homeboard ``h``.
 Numba freezes globals into the machine code; tables passed in can be altered by a test, which is how the
-differential tests show that a broken rule is caught.
+differential tests show that a broken rule is caught. The loops turn the shifts into rotations once
+(:func:`rotations`) and keep each direction's values in locals.
+
+Sources: for a position and a direction ``d``, the squares from which a passive or an aggressive move of
+one or two steps can start (:func:`direction_sources`). A ply's sources are kept as ``level[d, j]``
+(uint64, 8 x 6): ``j`` = passive 1, aggressive 1, passive 2, aggressive 2, then the aggressive sources
+of 1 and 2 steps that push a stone off its board (captures, which the search tries first). The turns of
+a (homeboard, direction, distance) are the passive sources on that homeboard times the aggressive sources
+on the boards of the other colour, so counting them is a product of popcounts.
+
+The batch loops (:func:`random_playouts`, :func:`perft`) spread games (root moves for perft) over
+numba's threads with ``prange``; game ``g`` depends only on the seed and ``g``, so a batch's results do
+not depend on the number of threads.
 """
 
 from __future__ import annotations
@@ -25,9 +37,10 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from shogames.games.shobu import BOARD_WORTH, MATERIAL_SPREAD, VALUE_SCALE
 from shogames.kernels import common
 from shogames.kernels.common import (
     C_ABORT,
@@ -47,11 +60,11 @@ from shogames.kernels.common import (
 U64 = np.uint64
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 BOARD0 = np.uint64(0xFFFF)
 PASS_CODE = 0
 MAX_MOVES = 1024  # 2 homeboards x 4 stones x 8 directions x 2 distances x 8 aggressive stones
-NO_WINNER = -1
+# What generate() writes: every turn, only the captures, or only the turns that are not captures.
+ALL_TURNS, CAPTURES, QUIET_TURNS = 0, 1, 2
 
 
 @intrinsic
@@ -76,114 +89,163 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def towards(bits, shift, mask):
-    """The squares p whose square ``shift`` bits away (same board) is in ``bits``."""
-    if shift > 0:
-        return (bits >> U64(shift)) & mask
-    return (bits << U64(-shift)) & mask
+# --- The rules ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def direction_sources(own, opp, empty, occupied, d, shifts, masks):
+@njit(cache=True)
+def rotate_right(bits, amount):
+    """``bits`` rotated right by ``amount`` (1-63) bits: one instruction (LLVM turns this into ``ror``)."""
+    return (bits >> amount) | (bits << (U64(64) - amount))
+
+
+@njit(cache=True)
+def rotations(rules):
+    """Per direction ``d`` and ``k + 1`` steps, the right rotation that stands for the table's shift.
+
+    Shifting by ``s`` (left when negative) then masking equals rotating right by ``s mod 64`` then masking,
+    because the mask keeps only squares whose target is on the same board: the bits that wrap around are
+    masked off. A rotation needs no branch on the shift's sign.
+    """
+    shifts = rules[0]
+    out = np.empty((8, 3), dtype=np.uint64)
+    for d in range(8):
+        for k in range(3):
+            out[d, k] = U64(shifts[d, k] & 63)
+    return out
+
+
+@njit(cache=True)
+def direction_sources(own, opp, empty, occupied, d, rot, masks):
     """(passive 1, aggressive 1, passive 2, aggressive 2): where moves in direction ``d`` may start.
 
     Passive and aggressive moves of one and two steps, on all four boards (the reference's ``_sources``).
     """
-    s1 = shifts[d, 0]
-    s2 = shifts[d, 1]
-    s3 = shifts[d, 2]
+    r1 = rot[d, 0]
+    r2 = rot[d, 1]
     m1 = masks[d, 0]
     m2 = masks[d, 1]
-    m3 = masks[d, 2]
-    empty1 = towards(empty, s1, m1)
-    opp1 = towards(opp, s1, m1)
-    opp2 = towards(opp, s2, m2)
+    empty1 = rotate_right(empty, r1) & m1
+    opp1 = rotate_right(opp, r1) & m1
+    opp2 = rotate_right(opp, r2) & m2
     passive1 = own & empty1
-    passive2 = passive1 & towards(empty, s2, m2)
+    passive2 = passive1 & rotate_right(empty, r2) & m2
     # One step: onto an empty square, or onto an opponent whose next square is empty or off the board.
-    aggressive1 = own & (empty1 | (opp1 & ~towards(occupied, s2, m2)))
+    aggressive1 = own & (empty1 | (opp1 & ~(rotate_right(occupied, r2) & m2)))
     # Two steps: no own stone on the path, at most one opponent, and a pushed stone needs room beyond.
     aggressive2 = (
         own
         & m2
-        & ~(towards(own, s1, m1) | towards(own, s2, m2))
+        & ~((rotate_right(own, r1) & m1) | (rotate_right(own, r2) & m2))
         & ~(opp1 & opp2)
-        & (~(opp1 | opp2) | ~towards(occupied, s3, m3))
+        & (~(opp1 | opp2) | ~(rotate_right(occupied, rot[d, 2]) & masks[d, 2]))
     )
     return passive1, aggressive1, passive2, aggressive2
 
 
-@njit(cache=True)
-def sources(own, opp, rules, out):
-    """Fill ``out[d]`` with :func:`direction_sources` for the eight directions."""
-    shifts, masks, _ = rules
+@njit(cache=True, inline="always")
+def fill_sources(own, opp, seat, rot, masks, plans, level):
+    """Fill ``level`` with a position's sources (see the module docstring); return its number of turns."""
+    passive_home0 = plans[seat, 0, 0]
+    aggressive_home0 = plans[seat, 0, 1]
+    passive_home1 = plans[seat, 1, 0]
+    aggressive_home1 = plans[seat, 1, 1]
     occupied = own | opp
-    empty = FULL ^ occupied
+    empty = ~occupied
+    count = 0
     for d in range(8):
         passive1, aggressive1, passive2, aggressive2 = direction_sources(
-            own, opp, empty, occupied, d, shifts, masks
+            own, opp, empty, occupied, d, rot, masks
         )
-        out[d, 0] = passive1
-        out[d, 1] = aggressive1
-        out[d, 2] = passive2
-        out[d, 3] = aggressive2
+        opp1 = rotate_right(opp, rot[d, 0]) & masks[d, 0]
+        opp2 = rotate_right(opp, rot[d, 1]) & masks[d, 1]
+        level[d, 0] = passive1
+        level[d, 1] = aggressive1
+        level[d, 2] = passive2
+        level[d, 3] = aggressive2
+        level[d, 4] = aggressive1 & opp1 & ~masks[d, 1]
+        level[d, 5] = aggressive2 & (opp1 | opp2) & ~masks[d, 2]
+        count += (
+            popcount(passive1 & passive_home0) * popcount(aggressive1 & aggressive_home0)
+            + popcount(passive2 & passive_home0) * popcount(aggressive2 & aggressive_home0)
+            + popcount(passive1 & passive_home1) * popcount(aggressive1 & aggressive_home1)
+            + popcount(passive2 & passive_home1) * popcount(aggressive2 & aggressive_home1)
+        )
+    return count
 
 
 @njit(cache=True)
-def has_turn(own, opp, seat, rules):
-    """Whether the side with ``own`` has a legal turn: :func:`count_turns` > 0, stopping at the first."""
-    shifts, masks, plans = rules
+def sources(own, opp, seat, rot, masks, plans, level):
+    """:func:`fill_sources` as a call, for the loops that are not hot enough to inline it."""
+    return fill_sources(own, opp, seat, rot, masks, plans, level)
+
+
+@njit(cache=True, inline="always")
+def turn_count(own, opp, seat, rot, masks, plans):
+    """How many legal turns the side with stones ``own`` has, from popcounts (nothing stored)."""
+    passive_home0 = plans[seat, 0, 0]
+    aggressive_home0 = plans[seat, 0, 1]
+    passive_home1 = plans[seat, 1, 0]
+    aggressive_home1 = plans[seat, 1, 1]
     occupied = own | opp
-    empty = FULL ^ occupied
+    empty = ~occupied
+    count = 0
     for d in range(8):
         passive1, aggressive1, passive2, aggressive2 = direction_sources(
-            own, opp, empty, occupied, d, shifts, masks
+            own, opp, empty, occupied, d, rot, masks
         )
-        for h in range(2):
-            passive_mask = plans[seat, h, 0]
-            aggressive_mask = plans[seat, h, 1]
-            if (passive1 & passive_mask) and (aggressive1 & aggressive_mask):
-                return True
-            if (passive2 & passive_mask) and (aggressive2 & aggressive_mask):
-                return True
+        count += (
+            popcount(passive1 & passive_home0) * popcount(aggressive1 & aggressive_home0)
+            + popcount(passive2 & passive_home0) * popcount(aggressive2 & aggressive_home0)
+            + popcount(passive1 & passive_home1) * popcount(aggressive1 & aggressive_home1)
+            + popcount(passive2 & passive_home1) * popcount(aggressive2 & aggressive_home1)
+        )
+    return count
+
+
+@njit(cache=True, inline="always")
+def any_turn(own, opp, seat, rot, masks, plans):
+    """Whether the side with ``own`` has a legal turn: :func:`turn_count` > 0, stopping at the first."""
+    passive_home0 = plans[seat, 0, 0]
+    aggressive_home0 = plans[seat, 0, 1]
+    passive_home1 = plans[seat, 1, 0]
+    aggressive_home1 = plans[seat, 1, 1]
+    occupied = own | opp
+    empty = ~occupied
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, rot, masks
+        )
+        if (passive1 & passive_home0) and (aggressive1 & aggressive_home0):
+            return True
+        if (passive2 & passive_home0) and (aggressive2 & aggressive_home0):
+            return True
+        if (passive1 & passive_home1) and (aggressive1 & aggressive_home1):
+            return True
+        if (passive2 & passive_home1) and (aggressive2 & aggressive_home1):
+            return True
     return False
 
 
 @njit(cache=True)
-def count_turns(seat, src, rules):
-    """How many legal turns there are, from popcounts of the sources (no generation)."""
-    plans = rules[2]
-    total = 0
-    for h in range(2):
-        passive_mask = plans[seat, h, 0]
-        aggressive_mask = plans[seat, h, 1]
-        for d in range(8):
-            count = popcount(src[d, 0] & passive_mask)
-            if count:
-                total += count * popcount(src[d, 1] & aggressive_mask)
-            count = popcount(src[d, 2] & passive_mask)
-            if count:
-                total += count * popcount(src[d, 3] & aggressive_mask)
-    return total
+def generate(seat, level, plans, kind, skip, out, n):
+    """Append turns to ``out[n:]`` in the reference's order, leaving out the code ``skip``; return the end.
 
-
-@njit(cache=True)
-def generate(seat, src, rules, out):
-    """Write every legal turn's code to ``out`` in the reference's order; return how many.
-
-    Order: homeboard, direction, distance, passive square, aggressive square (squares lowest first).
-    A side with no turn gets none here; the caller adds the pass where the settings allow it.
+    ``kind``: :data:`ALL_TURNS`, :data:`CAPTURES` or :data:`QUIET_TURNS` (see the module docstring's
+    sources). Order: homeboard, direction, distance, passive square, aggressive square (squares lowest
+    first). A side with no turn gets none here; the caller adds the pass where the settings allow it.
     """
-    plans = rules[2]
-    n = 0
     for h in range(2):
         passive_mask = plans[seat, h, 0]
         aggressive_mask = plans[seat, h, 1]
         for d in range(8):
             for k in range(2):
-                passive = src[d, 2 * k] & passive_mask
-                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                passive = level[d, 2 * k] & passive_mask
+                aggressive = level[d, 2 * k + 1]
+                if kind == CAPTURES:
+                    aggressive = level[d, 4 + k]
+                elif kind == QUIET_TURNS:
+                    aggressive &= ~level[d, 4 + k]
+                aggressive &= aggressive_mask
                 if passive == ZERO or aggressive == ZERO:
                     continue
                 head = (d << 12) | ((k + 1) << 15)
@@ -194,8 +256,10 @@ def generate(seat, src, rules, out):
                     while rest:
                         a = lowest_bit(rest)
                         rest &= rest - ONE
-                        out[n] = head | p | (a << 6)
-                        n += 1
+                        move = head | p | (a << 6)
+                        if move != skip:
+                            out[n] = move
+                            n += 1
     return n
 
 
@@ -207,30 +271,19 @@ def nth_bit(bits, index):
     return lowest_bit(bits)
 
 
-@njit(cache=True)
-def nth_turn(seat, src, rules, index):
-    """The code of the ``index``-th legal turn in :func:`generate`'s order, without generating the rest."""
-    plans = rules[2]
-    for h in range(2):
-        passive_mask = plans[seat, h, 0]
-        aggressive_mask = plans[seat, h, 1]
-        for d in range(8):
-            for k in range(2):
-                passive = src[d, 2 * k] & passive_mask
-                aggressive = src[d, 2 * k + 1] & aggressive_mask
-                n_passive = popcount(passive)
-                n_aggressive = popcount(aggressive)
-                bucket = n_passive * n_aggressive
-                if index < bucket:
-                    p = nth_bit(passive, index // n_aggressive)
-                    a = nth_bit(aggressive, index % n_aggressive)
-                    return (d << 12) | ((k + 1) << 15) | p | (a << 6)
-                index -= bucket
-    return -1
+@njit(cache=True, inline="always")
+def any_board_empty(bits):
+    """Whether one of the four boards holds none of ``bits``' stones."""
+    return (
+        (bits & BOARD0) == ZERO
+        or (bits & (BOARD0 << U64(16))) == ZERO
+        or (bits & (BOARD0 << U64(32))) == ZERO
+        or (bits & (BOARD0 << U64(48))) == ZERO
+    )
 
 
-@njit(cache=True)
-def play(own, opp, move, rules):
+@njit(cache=True, inline="always")
+def play(own, opp, move, shifts, masks):
     """Play a turn for the side whose stones are ``own``: returns (own, opp, whether it cleared a board).
 
     The passive stone moves, then the aggressive stone, pushing a stone on its path one square further
@@ -239,7 +292,6 @@ def play(own, opp, move, rules):
     distance = (move >> 15) & 3
     if distance == 0:
         return own, opp, False
-    shifts, masks, _ = rules
     direction = (move >> 12) & 7
     passive_from = move & 63
     aggressive_from = (move >> 6) & 63
@@ -255,11 +307,7 @@ def play(own, opp, move, rules):
         opp ^= hit
         if (ONE << U64(aggressive_from)) & masks[direction, distance]:
             opp |= ONE << U64(aggressive_from + (distance + 1) * delta)
-    cleared = False
-    for board in range(4):
-        if opp & (BOARD0 << U64(16 * board)) == ZERO:
-            cleared = True
-    return own, opp, cleared
+    return own, opp, any_board_empty(opp)
 
 
 @njit(cache=True)
@@ -269,7 +317,7 @@ def play_state(black, white, seat, turns, winner, move, rules):
         own, opp = black, white
     else:
         own, opp = white, black
-    own, opp, cleared = play(own, opp, move, rules)
+    own, opp, cleared = play(own, opp, move, rules[0], rules[1])
     if cleared:
         winner = seat
     if seat == 0:
@@ -292,30 +340,20 @@ def outcome(seat, turns, winner, count, max_turns, no_turn_pass):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def material(black, white):
-    """Black's evaluation before ``tanh``: the concave per-board worth of Black's minus White's stones."""
+    """Black's evaluation before ``tanh``: the concave per-board worth of Black's minus White's stones.
+
+    The worth of a board holding 0-4 of a side's stones is the reference's ``BOARD_WORTH``.
+    """
     score = 0
     for board in range(4):
         shift = U64(16 * board)
-        nb = popcount((black >> shift) & BOARD0)
-        nw = popcount((white >> shift) & BOARD0)
-        score += board_worth(nb) - board_worth(nw)
+        score += (
+            BOARD_WORTH[popcount((black >> shift) & BOARD0)]
+            - BOARD_WORTH[popcount((white >> shift) & BOARD0)]
+        )
     return score
-
-
-@njit(cache=True, inline="always")
-def board_worth(stones):
-    """The worth of a board holding 0-4 of a side's stones (the reference's ``_BOARD_WORTH``)."""
-    if stones == 0:
-        return 0
-    if stones == 1:
-        return 6
-    if stones == 2:
-        return 10
-    if stones == 3:
-        return 13
-    return 15
 
 
 @njit(cache=True)
@@ -327,22 +365,22 @@ def black_value(black, white, result):
         return -1.0
     if result == 2:
         return 0.0
-    return 0.95 * math.tanh(material(black, white) / 12.0)
+    return VALUE_SCALE * math.tanh(material(black, white) / MATERIAL_SPREAD)
 
 
 @njit(cache=True)
 def position_facts(black, white, seat, turns, winner, max_turns, no_turn_pass, rules, moves):
     """For the Python wrapper: (outcome, number of legal moves written to ``moves``, Black's value)."""
-    src = np.empty((8, 4), dtype=np.uint64)
+    _, masks, plans = rules
+    level = np.empty((8, 6), dtype=np.uint64)
     if seat == 0:
-        sources(black, white, rules, src)
+        count = sources(black, white, seat, rotations(rules), masks, plans, level)
     else:
-        sources(white, black, rules, src)
-    count = count_turns(seat, src, rules)
+        count = sources(white, black, seat, rotations(rules), masks, plans, level)
     result = outcome(seat, turns, winner, count, max_turns, no_turn_pass)
     n = 0
     if result < 0:
-        n = generate(seat, src, rules, moves)
+        n = generate(seat, level, plans, np.int64(ALL_TURNS), np.int64(-1), moves, np.int64(0))
         if n == 0:
             moves[0] = PASS_CODE
             n = 1
@@ -353,61 +391,97 @@ def position_facts(black, white, seat, turns, winner, max_turns, no_turn_pass, r
 
 
 @njit(cache=True)
-def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pass, rules, src, moves):
+def perft(black, white, seat, turns, winner, depth, bulk, max_turns, no_turn_pass, rules):
     """Leaves at exactly ``depth`` plies (a position that ends earlier adds nothing).
 
-    ``bulk``: count the last level from popcounts; otherwise generate every leaf turn and play it.
-    ``src`` (depth x 8 x 4) and ``moves`` (depth x MAX_MOVES) are scratch space per level.
+    ``bulk``: count the last level from popcounts; otherwise generate every leaf turn and play it. From
+    depth 2 on, the root's turns are spread over numba's threads (:func:`perft_children`).
     """
     if depth == 0:
         return 1
-    level = depth - 1
-    if seat == 0:
-        sources(black, white, rules, src[level])
-    else:
-        sources(white, black, rules, src[level])
-    count = count_turns(seat, src[level], rules)
-    if outcome(seat, turns, winner, count, max_turns, no_turn_pass) >= 0:
+    if winner >= 0:
         return 0
-    if depth == 1 and bulk:
-        return count if count else 1
-    if depth == 1 and count == 0:
-        return 1  # the pass: its leaf is the same stones with the other side to move
-    if depth == 1:
-        if seat == 0:
-            return play_every_turn(black, white, seat, src[level], rules, moves[level])
-        return play_every_turn(white, black, seat, src[level], rules, moves[level])
-    n = generate(seat, src[level], rules, moves[level])
+    rot = rotations(rules)
+    if seat == 0:
+        own, opp = black, white
+    else:
+        own, opp = white, black
+    if depth == 1 or turns >= max_turns:
+        src = np.empty((1, 8, 6), dtype=np.uint64)
+        return perft_node(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, src)
+    _, masks, plans = rules
+    level = np.empty((8, 6), dtype=np.uint64)
+    count = sources(own, opp, seat, rot, masks, plans, level)
+    if count == 0 and not no_turn_pass:
+        return 0
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    n = generate(seat, level, plans, np.int64(ALL_TURNS), np.int64(-1), moves, np.int64(0))
     if n == 0:
-        moves[level, 0] = PASS_CODE
+        moves[0] = PASS_CODE
         n = 1
+    return perft_children(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, moves[:n])
+
+
+@njit(cache=True, parallel=True)
+def perft_children(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, moves):
+    """The leaves below each of ``moves`` (turns at a position, ``depth`` >= 2), summed over threads."""
     total = 0
-    for i in range(n):
-        b, w, s, t, x = play_state(black, white, seat, turns, winner, moves[level, i], rules)
-        total += perft(b, w, s, t, x, depth - 1, bulk, max_turns, no_turn_pass, rules, src, moves)
+    for i in prange(moves.shape[0]):
+        total += perft_child(
+            own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, moves[i]
+        )
     return total
 
 
 @njit(cache=True)
-def play_every_turn(own, opp, seat, src, rules, sink):
-    """Generate every legal turn and build the position after it; return how many.
+def perft_child(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, move):
+    """The leaves below ``move`` at a position (``depth`` >= 2), with this call's own scratch."""
+    new_own, new_opp, cleared = play(own, opp, move, rules[0], rules[1])
+    if cleared:
+        return 0
+    src = np.empty((depth - 1, 8, 6), dtype=np.uint64)
+    return perft_node(
+        new_opp, new_own, 1 - seat, turns + 1, depth - 1, bulk, max_turns, no_turn_pass, rules, rot, src
+    )
 
-    Perft's last level without bulk counting: the same turns as :func:`generate` and the same positions
-    as :func:`play`, fused into one loop so that no move code is written and read back. Every leaf's
-    stones and board-clearing flag go into a checksum stored in ``sink[0]``, so the compiler cannot skip
-    building them (``tests/test_kernels.py`` checks the checksum against the reference's positions).
+
+@njit(cache=True)
+def perft_node(own, opp, seat, turns, depth, bulk, max_turns, no_turn_pass, rules, rot, src):
+    """Perft below a position with no winner yet, ``depth`` >= 1, the side to move holding ``own``.
+
+    Interior levels generate each turn and play it in the same loop (no move list); the level above
+    the bulk-counted leaves counts each child's turns in place (:func:`turn_count`) instead of
+    descending. ``src[depth - 1]`` holds this level's sources.
     """
+    if turns >= max_turns:
+        return 0
     shifts, masks, plans = rules
-    count = 0
-    checksum = ZERO
+    level = src[depth - 1]
+    count = sources(own, opp, seat, rot, masks, plans, level)
+    if count == 0:
+        if not no_turn_pass:
+            return 0
+        if depth == 1:
+            return 1  # the pass: its leaf is the same stones with the other side to move
+        return perft_node(
+            opp, own, 1 - seat, turns + 1, depth - 1, bulk, max_turns, no_turn_pass, rules, rot, src
+        )
+    if depth == 1:
+        if bulk:
+            return count
+        return play_every_turn(own, opp, seat, level, rules)[0]
+    other = 1 - seat
+    last = depth == 2 and bulk
+    child_capped = turns + 1 >= max_turns
+    total = 0
     for h in range(2):
         passive_mask = plans[seat, h, 0]
         aggressive_mask = plans[seat, h, 1]
         for d in range(8):
             delta = shifts[d, 0]
             for k in range(2):
-                passive = src[d, 2 * k] & passive_mask
-                aggressive = src[d, 2 * k + 1] & aggressive_mask
+                passive = level[d, 2 * k] & passive_mask
+                aggressive = level[d, 2 * k + 1] & aggressive_mask
                 if passive == ZERO or aggressive == ZERO:
                     continue
                 step = shifts[d, k]
@@ -428,71 +502,219 @@ def play_every_turn(own, opp, seat, src, rules, sink):
                         new_opp = opp ^ hit
                         if hit and (ONE << U64(a)) & room:
                             new_opp |= ONE << U64(a + (k + 2) * delta)
-                        cleared = (
-                            (new_opp & BOARD0) == ZERO
-                            or (new_opp & (BOARD0 << U64(16))) == ZERO
-                            or (new_opp & (BOARD0 << U64(32))) == ZERO
-                            or (new_opp & (BOARD0 << U64(48))) == ZERO
+                        if any_board_empty(new_opp) or child_capped:
+                            continue  # the game is over after this turn: no leaves below it
+                        if last:
+                            leaves = turn_count(new_opp, new_own, other, rot, masks, plans)
+                            total += leaves if leaves else (1 if no_turn_pass else 0)
+                        else:
+                            total += perft_node(
+                                new_opp, new_own, other, turns + 1, depth - 1, bulk, max_turns, no_turn_pass,
+                                rules, rot, src,
+                            )  # fmt: skip
+    return total
+
+
+@njit(cache=True)
+def play_every_turn(own, opp, seat, level, rules):
+    """Generate every legal turn and build the position after it; return (how many, a checksum).
+
+    Perft's last level without bulk counting: the same turns as :func:`generate` and the same positions
+    as :func:`play`, fused into one loop so that no move code is written and read back. Every leaf's
+    stones and board-clearing flag go into the checksum, so the compiler cannot skip building them
+    (``tests/test_kernel_shobu.py`` checks it against the reference's positions).
+    """
+    shifts, masks, plans = rules
+    count = 0
+    checksum = ZERO
+    for h in range(2):
+        passive_mask = plans[seat, h, 0]
+        aggressive_mask = plans[seat, h, 1]
+        for d in range(8):
+            delta = shifts[d, 0]
+            for k in range(2):
+                passive = level[d, 2 * k] & passive_mask
+                aggressive = level[d, 2 * k + 1] & aggressive_mask
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                step = shifts[d, k]
+                room = masks[d, k + 1]  # squares whose stone, pushed k + 2 squares, stays on the board
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    own_after_passive = own ^ (ONE << U64(p)) ^ (ONE << U64(p + step))
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        new_own = own_after_passive ^ (ONE << U64(a)) ^ (ONE << U64(a + step))
+                        path = ONE << U64(a + delta)
+                        if k == 1:
+                            path |= ONE << U64(a + 2 * delta)
+                        hit = opp & path
+                        new_opp = opp ^ hit
+                        if hit and (ONE << U64(a)) & room:
+                            new_opp |= ONE << U64(a + (k + 2) * delta)
+                        checksum ^= (
+                            (new_own * U64(0x9E3779B97F4A7C15)) ^ new_opp ^ U64(any_board_empty(new_opp))
                         )
-                        checksum ^= (new_own * U64(0x9E3779B97F4A7C15)) ^ new_opp ^ U64(cleared)
                         count += 1
-    sink[0] = np.int64(checksum >> U64(1))
-    return count
+    return count, np.int64(checksum >> U64(1))
+
+
+@njit(cache=True)
+def leaf_checksum(own, opp, seat, rules):
+    """:func:`play_every_turn` at one position (for :meth:`ShobuKernel.leaf_checksum`)."""
+    _, masks, plans = rules
+    level = np.empty((8, 6), dtype=np.uint64)
+    sources(own, opp, seat, rotations(rules), masks, plans, level)
+    return play_every_turn(own, opp, seat, level, rules)
 
 
 # --- Random playouts ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def random_playouts(start, games, seed, max_turns, no_turn_pass, rules, returns, plies, record):
     """Play ``games`` uniformly random games from ``start``; fill ``returns[g]`` and ``plies[g]``.
 
     ``start`` is (black, white, seat, turns, winner + 1) as uint64. Game ``g`` uses its own stream
-    (:func:`game_stream`), so a batch's first games do not depend on its size. A uniformly random turn
-    is the ``index``-th of :func:`generate`'s order for a uniform ``index``, taken by :func:`nth_turn`
-    without generating the others. When ``record`` has rows, game ``g``'s move codes go to ``record[g]``.
+    (:func:`game_stream`), so a batch's first games do not depend on its size or on how the games are
+    spread over numba's threads (``prange``). When ``record`` has rows, game ``g``'s move codes go to
+    ``record[g]``.
     """
-    src = np.empty((8, 4), dtype=np.uint64)
-    for g in range(games):
-        rng = game_stream(seed, g)
-        black = start[0]
-        white = start[1]
-        seat = np.int64(start[2])
-        turns = np.int64(start[3])
-        winner = np.int64(start[4]) - 1
-        played = 0
-        while True:
-            if seat == 0:
-                sources(black, white, rules, src)
-            else:
-                sources(white, black, rules, src)
-            count = count_turns(seat, src, rules)
-            result = outcome(seat, turns, winner, count, max_turns, no_turn_pass)
-            if result >= 0:
-                break
-            if count == 0:
-                move = PASS_CODE
-            else:
-                rng, bits = splitmix(rng)
-                move = nth_turn(seat, src, rules, below(bits, count))
-            if g < record.shape[0] and played < record.shape[1]:
-                record[g, played] = move
-            black, white, seat, turns, winner = play_state(black, white, seat, turns, winner, move, rules)
-            played += 1
-        value = black_value(black, white, result)
-        returns[g, 0] = value
-        returns[g, 1] = -value
-        plies[g] = played
+    rot = rotations(rules)
+    for g in prange(games):
+        random_playout(start, np.int64(g), seed, max_turns, no_turn_pass, rules, rot, returns, plies, record)
     return games
+
+
+@njit(cache=True)
+def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns, plies, record):
+    """Game ``g`` of :func:`random_playouts`, every ply in this one loop.
+
+    A uniformly random turn is the ``index``-th of :func:`generate`'s order for a uniform ``index``: each
+    ply computes the sources of the eight directions (:func:`direction_sources`), the turns of each
+    (homeboard, direction, distance) bucket as a product of popcounts, draws ``index``, finds its bucket
+    and its two stones, and plays the turn, without generating the others.
+    """
+    shifts, masks, plans = rules
+    src = np.empty((8, 4), dtype=np.uint64)
+    bucket = np.empty(32, dtype=np.int64)
+    rng = game_stream(seed, g)
+    black = start[0]
+    white = start[1]
+    seat = np.int64(start[2])
+    turns = np.int64(start[3])
+    winner = np.int64(start[4]) - 1
+    recording = g < record.shape[0]
+    played = 0
+    result = -1
+    while True:
+        if winner >= 0:
+            result = winner
+            break
+        if turns >= max_turns:
+            result = 2
+            break
+        if seat == 0:
+            own, opp = black, white
+        else:
+            own, opp = white, black
+        occupied = own | opp
+        empty = ~occupied
+        passive_home0 = plans[seat, 0, 0]
+        aggressive_home0 = plans[seat, 0, 1]
+        passive_home1 = plans[seat, 1, 0]
+        aggressive_home1 = plans[seat, 1, 1]
+        count = 0
+        for d in range(8):
+            passive1, aggressive1, passive2, aggressive2 = direction_sources(
+                own, opp, empty, occupied, d, rot, masks
+            )
+            src[d, 0] = passive1
+            src[d, 1] = aggressive1
+            src[d, 2] = passive2
+            src[d, 3] = aggressive2
+            c = popcount(passive1 & passive_home0) * popcount(aggressive1 & aggressive_home0)
+            bucket[2 * d] = c
+            count += c
+            c = popcount(passive2 & passive_home0) * popcount(aggressive2 & aggressive_home0)
+            bucket[2 * d + 1] = c
+            count += c
+            c = popcount(passive1 & passive_home1) * popcount(aggressive1 & aggressive_home1)
+            bucket[16 + 2 * d] = c
+            count += c
+            c = popcount(passive2 & passive_home1) * popcount(aggressive2 & aggressive_home1)
+            bucket[17 + 2 * d] = c
+            count += c
+        if count == 0:
+            if not no_turn_pass:
+                result = 1 - seat
+                break
+            move = PASS_CODE
+        else:
+            rng, bits = splitmix(rng)
+            index = below(bits, count)
+            b = 0
+            while index >= bucket[b]:
+                index -= bucket[b]
+                b += 1
+            h = b >> 4
+            d = (b >> 1) & 7
+            k = b & 1
+            passive = src[d, 2 * k] & plans[seat, h, 0]
+            aggressive = src[d, 2 * k + 1] & plans[seat, h, 1]
+            n_aggressive = np.uint32(popcount(aggressive))
+            quotient = np.uint32(index) // n_aggressive  # 32-bit division: quicker than 64-bit
+            p = nth_bit(passive, quotient)
+            a = nth_bit(aggressive, np.uint32(index) - quotient * n_aggressive)
+            move = (d << 12) | ((k + 1) << 15) | p | (a << 6)
+            # Play it (as :func:`play`): the passive stone, then the aggressive one with any push.
+            delta = shifts[d, 0]
+            step = delta * (k + 1)
+            own ^= (ONE << U64(p)) | (ONE << U64(p + step)) | (ONE << U64(a)) | (ONE << U64(a + step))
+            path = ONE << U64(a + delta)
+            if k == 1:
+                path |= ONE << U64(a + 2 * delta)
+            hit = opp & path
+            if hit:
+                opp ^= hit
+                if (ONE << U64(a)) & masks[d, k + 1]:
+                    opp |= ONE << U64(a + (k + 2) * delta)
+            if any_board_empty(opp):
+                winner = seat
+            if seat == 0:
+                black, white = own, opp
+            else:
+                black, white = opp, own
+        if recording and played < record.shape[1]:
+            record[g, played] = move
+        seat = 1 - seat
+        turns += 1
+        played += 1
+    value = black_value(black, white, result)
+    returns[g, 0] = value
+    returns[g, 1] = -value
+    plies[g] = played
 
 
 # --- Alpha-beta ---------------------------------------------------------------------------------------
 
 # ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
-# Transposition table entry info (int64): move (17 bits) | depth << 17 | bound << 25 | generation << 27.
+# Transposition table entry (four uint64): black, white, info, score (an int64: scores are whole numbers).
+# Info: move (17 bits) | depth << 17 (8 bits) | bound << 25 (2 bits) | seat << 27 | generation << 28.
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
+# The search compares scores, not values: a score is the material difference (an integer, see
+# :func:`material`) at the horizon, +-(WIN_SCORE - plies) for a game won or lost that many plies from the
+# root, and 0 for a draw. Values (:func:`score_value`) are a strictly increasing, odd function of scores,
+# so every comparison, cut and table bound of the search is the same in either; scores spare the tanh
+# at every leaf, and the root turns its scores into values.
+WIN_SCORE = 10_000.0
+# Stages of a node's turns (see negamax): the table's move, the captures, the other turns, none left.
+TABLE_MOVE, CAPTURE_STAGE, QUIET_STAGE, NO_STAGE = range(4)
 
 
 @njit(cache=True, inline="always")
@@ -501,53 +723,98 @@ def position_hash(black, white, seat):
     return mix64(black ^ (white * U64(0x9E3779B97F4A7C15)) ^ U64(seat + 1) * U64(0xC2B2AE3D27D4EB4F))
 
 
+@njit(cache=True, inline="always")
+def terminal_score(result, seat, turns, root_turns):
+    """The score for ``seat`` of a finished game (``result`` from :func:`outcome`)."""
+    if result == 2:
+        return 0.0
+    score = WIN_SCORE - (turns - root_turns)
+    return score if result == seat else -score
+
+
+@njit(cache=True)
+def score_value(score):
+    """The value of a search score: the evaluation of a material difference, or a discounted result.
+
+    A win ``plies`` plies from the root is worth ``1 - WIN_DISCOUNT * plies`` (the agents' rule), a
+    material difference ``d`` the reference's evaluation ``VALUE_SCALE * tanh(d / MATERIAL_SPREAD)``.
+    """
+    if score > WIN_SCORE / 2:
+        return 1.0 - WIN_DISCOUNT * (WIN_SCORE - score)
+    if score < -WIN_SCORE / 2:
+        return -(1.0 - WIN_DISCOUNT * (WIN_SCORE + score))
+    return VALUE_SCALE * math.tanh(score / MATERIAL_SPREAD)
+
+
+@njit(cache=True, inline="always")
+def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans):
+    """A horizon node's score for the side to move: the result if the game is over, else the material.
+
+    It asks only whether a turn exists (:func:`any_turn`), not how many.
+    """
+    result = winner
+    if result < 0:
+        if turns >= ctx[C_MAX_TURNS]:
+            result = 2
+        elif not ctx[C_PASS]:
+            own, opp = (black, white) if seat == 0 else (white, black)
+            if not any_turn(own, opp, seat, rot, masks, plans):
+                result = 1 - seat
+    if result >= 0:
+        return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS])
+    score = np.float64(material(black, white))
+    return score if seat == 0 else -score
+
+
+@njit(cache=True)
+def horizon_score(black, white, seat, turns, winner, ctx, deadline, rot, masks, plans):
+    """A node at the horizon searched by itself (the root's children at depth 1): counted, then scored."""
+    if out_of_budget(ctx, deadline):
+        return 0.0
+    return leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans)
+
+
 @njit(cache=True)
 def negamax(
-    black, white, seat, turns, winner, depth, alpha, beta, ply, ctx, deadline, rules, tt_keys, tt_info,
-    tt_value, history, src, moves, scores,
+    black, white, seat, turns, winner, depth, alpha, beta, ply, ctx, deadline, rules, rot, table, history,
+    src, moves, scores,
 ):  # fmt: skip
-    """The value of the position for the side to move, searched ``depth`` plies with alpha-beta.
+    """The score (see :data:`WIN_SCORE`) of the position for the side to move, searched ``depth`` >= 1 plies.
 
-    Values follow the agents' convention: returns at the end (a win discounted by the plies it takes),
-    the evaluation at the horizon, always from the side to move's point of view.
+    Scores stand for the agents' values (:func:`score_value`): results at the end (a win discounted by
+    the plies it takes), the evaluation at the horizon, always from the side to move's point of view.
+
+    Turns are generated in stages, each only when the search gets to it: the table's move, then the
+    captures (a stone pushed off its board), then the other turns, by the history heuristic above the
+    last ply (a ply above the horizon only captures change the evaluation, so they go unsorted). The
+    children at the horizon are scored in this loop (:func:`leaf_score`), each counted as a node as if
+    searched by a call.
     """
     if out_of_budget(ctx, deadline):
         return 0.0
-    level = ply
-    if depth <= 0 or ply >= MAX_PLY - 1:
-        # A leaf: is the game over (asking only whether a turn exists, not how many), else evaluate.
-        any_turn = 1
-        if winner < 0 and turns < ctx[C_MAX_TURNS] and not ctx[C_PASS]:
-            if seat == 0:
-                any_turn = 1 if has_turn(black, white, seat, rules) else 0
-            else:
-                any_turn = 1 if has_turn(white, black, seat, rules) else 0
-        result = outcome(seat, turns, winner, any_turn, ctx[C_MAX_TURNS], ctx[C_PASS])
-        if result < 0:
-            value = black_value(black, white, result)
-            return value if seat == 0 else -value
+    if winner >= 0:
+        return terminal_score(winner, seat, turns, ctx[C_ROOT_TURNS])
+    if turns >= ctx[C_MAX_TURNS]:
+        return 0.0
+    shifts, masks, plans = rules
+    if seat == 0:
+        own, opp = black, white
     else:
-        if seat == 0:
-            sources(black, white, rules, src[level])
-        else:
-            sources(white, black, rules, src[level])
-        count = count_turns(seat, src[level], rules)
-        result = outcome(seat, turns, winner, count, ctx[C_MAX_TURNS], ctx[C_PASS])
-    if result >= 0:
-        if result == 2:
-            return 0.0
-        value = 1.0 - WIN_DISCOUNT * (turns - ctx[C_ROOT_TURNS])
-        return value if result == seat else -value
+        own, opp = white, black
+    level = src[ply]
+    count = fill_sources(own, opp, seat, rot, masks, plans, level)
+    if count == 0 and not ctx[C_PASS]:
+        return terminal_score(1 - seat, seat, turns, ctx[C_ROOT_TURNS])
 
-    mask = tt_keys.shape[0] - 1
-    slot = np.int64(position_hash(black, white, seat) & U64(mask))
+    slot = np.int64(position_hash(black, white, seat) & U64(table.shape[0] - 1))
+    entry = table[slot]
     tt_move = -1
-    if tt_keys[slot, 0] == black and tt_keys[slot, 1] == white and tt_keys[slot, 2] == U64(seat):
-        info = tt_info[slot]
+    if entry[0] == black and entry[1] == white and ((entry[2] >> U64(27)) & ONE) == U64(seat):
+        info = np.int64(entry[2])
         tt_move = info & 0x1FFFF
-        if (info >> 27) == ctx[C_GENERATION] and ((info >> 17) & 0xFF) >= depth:
+        if (info >> 28) == ctx[C_GENERATION] and ((info >> 17) & 0xFF) >= depth:
             bound = (info >> 25) & 3
-            stored = tt_value[slot]
+            stored = np.float64(np.int64(entry[3]))
             if bound == EXACT:
                 return stored
             if bound == LOWER:
@@ -557,25 +824,58 @@ def negamax(
             if alpha >= beta:
                 return stored
 
-    n = generate(seat, src[level], rules, moves[level])
-    if n == 0:
-        moves[level, 0] = PASS_CODE
+    codes = moves[ply]
+    order = scores[ply]
+    n = 0
+    stage = CAPTURE_STAGE
+    if count == 0:
+        codes[0] = PASS_CODE
         n = 1
-    for i in range(n):
-        move = moves[level, i]
-        scores[level, i] = (1 << 40) if move == tt_move else history[move]
+        stage = NO_STAGE
+    elif tt_move >= 0:
+        codes[0] = tt_move
+        n = 1
+    sorted_from = MAX_MOVES
     original_alpha = alpha
     best_value = -INF
-    best_move = moves[level, 0]
-    for i in range(n):
-        move = pick_next(moves[level], scores[level], i, n)
-        b, w, s, t, x = play_state(black, white, seat, turns, winner, move, rules)
-        value = -negamax(
-            b, w, s, t, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, tt_keys, tt_info,
-            tt_value, history, src, moves, scores,
-        )  # fmt: skip
-        if ctx[C_ABORT]:
-            return 0.0
+    best_move = -1
+    other = 1 - seat
+    horizon = depth == 1 or ply + 1 >= MAX_PLY - 1
+    i = 0
+    while True:
+        if i == n:
+            if stage == NO_STAGE:
+                break
+            if stage == CAPTURE_STAGE:
+                n = generate(seat, level, plans, stage, tt_move, codes, n)
+            else:
+                start = n
+                n = generate(seat, level, plans, stage, tt_move, codes, n)
+                if not horizon:
+                    sorted_from = start
+                    for j in range(start, n):
+                        order[j] = history[codes[j]]
+            stage += 1
+            continue
+        move = pick_next(codes, order, i, n) if i >= sorted_from else codes[i]
+        i += 1
+        new_own, new_opp, cleared = play(own, opp, move, shifts, masks)
+        x = seat if cleared else winner
+        if seat == 0:
+            b, w = new_own, new_opp
+        else:
+            b, w = new_opp, new_own
+        if horizon:
+            if out_of_budget(ctx, deadline):
+                return 0.0
+            value = -leaf_score(b, w, other, turns + 1, x, ctx, rot, masks, plans)
+        else:
+            value = -negamax(
+                b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, rot,
+                table, history, src, moves, scores,
+            )  # fmt: skip
+            if ctx[C_ABORT]:
+                return 0.0
         if value > best_value:
             best_value = value
             best_move = move
@@ -590,18 +890,19 @@ def negamax(
         bound = LOWER
     else:
         bound = EXACT
-    tt_keys[slot, 0] = black
-    tt_keys[slot, 1] = white
-    tt_keys[slot, 2] = U64(seat)
-    tt_info[slot] = best_move | (min(depth, 255) << 17) | (bound << 25) | (ctx[C_GENERATION] << 27)
-    tt_value[slot] = best_value
+    entry[0] = black
+    entry[1] = white
+    entry[2] = U64(
+        best_move | (min(depth, 255) << 17) | (bound << 25) | (seat << 27) | (ctx[C_GENERATION] << 28)
+    )
+    entry[3] = U64(np.int64(best_value))
     return best_value
 
 
 @njit(cache=True)
 def alphabeta(
     black, white, seat, turns, winner, root_moves, max_depth, node_limit, seconds, max_turns, no_turn_pass,
-    rules, tt_keys, tt_info, tt_value, history, generation, root_scores, stats,
+    rules, table, history, generation, root_scores, stats,
 ):  # fmt: skip
     """Iterative deepening negamax from the root, over ``root_moves`` (an order that breaks ties).
 
@@ -609,7 +910,10 @@ def alphabeta(
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
     its value). The first iteration always completes; later ones stop when ``node_limit`` nodes (0: no
     limit) or ``seconds`` (0: no limit) are spent, keeping the previous iteration's move unless a move
-    searched since beat it. Stops early on a forced result (|value| > 0.99).
+    searched since beat it. Stops early on a forced result (|value| > 0.99). ``table`` is the
+    transposition table (rows of four uint64, see above) and ``history`` the history heuristic's
+    counters, indexed by move code; both are kept between searches, and ``generation`` tells this
+    search's entries from older ones (which only order moves).
     """
     n = root_moves.shape[0]
     ctx = np.zeros(8, dtype=np.int64)
@@ -619,27 +923,37 @@ def alphabeta(
     ctx[C_MAX_TURNS] = max_turns
     ctx[C_PASS] = no_turn_pass
     deadline = deadline_after(seconds)
-    src = np.empty((MAX_PLY, 8, 4), dtype=np.uint64)
+    _, masks, plans = rules
+    rot = rotations(rules)
+    src = np.empty((MAX_PLY, 8, 6), dtype=np.uint64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     order, iteration, done, best_index, completed = common.new_root(n)
+    completed = np.int64(completed)  # not the literal 0: one compiled end_iteration, not two
     best_value = -INF
     first_ply = np.int64(1)
     for depth in range(1, max_depth + 1):
         iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
+        alpha_score = -INF
         for r in range(n):
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
-            # ply is a variable, not the literal 1: a literal would compile a second overload of the
-            # recursive negamax, which numba's cache cannot load back (numba issue #6713).
-            value = -negamax(
-                b, w, s, t, x, depth - 1, -INF, -alpha, first_ply, ctx, deadline, rules, tt_keys, tt_info,
-                tt_value, history, src, moves, scores,
-            )  # fmt: skip
+            if depth == 1:
+                score = -horizon_score(b, w, s, t, x, ctx, deadline, rot, masks, plans)
+            else:
+                # ply is a variable, not the literal 1: a literal would compile a second overload of the
+                # recursive negamax, which numba's cache cannot load back (numba issue #6713).
+                score = -negamax(
+                    b, w, s, t, x, depth - 1, -INF, -alpha_score, first_ply, ctx, deadline, rules, rot, table,
+                    history, src, moves, scores,
+                )  # fmt: skip
             if ctx[C_ABORT]:
                 break
-            alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
+            alpha_score = max(alpha_score, score)
+            alpha, iteration_best = common.root_record(
+                iteration, done, index, score_value(score), alpha, iteration_best
+            )
         order, best_index, best_value, completed, stop = common.end_iteration(
             ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
             alpha, depth, completed,
@@ -672,21 +986,22 @@ def mcts(
     """
     # A node's position: black, white, seat, turns, winner + 1 (uint64).
     pending = np.array([black, white, U64(seat), U64(turns), U64(winner + 1)], dtype=np.uint64)
-    src = np.empty((8, 4), dtype=np.uint64)
+    _, masks, plans = rules
+    rot = rotations(rules)
+    level = np.empty((8, 6), dtype=np.uint64)
     moves, value, path, counts, limits, rng = common.scratch(
         MAX_MOVES, 2, max_turns + 2, simulations, seconds, c, seed, low, scale
     )
     while True:
         b, w, s = pending[0], pending[1], np.int64(pending[2])
         if s == 0:
-            sources(b, w, rules, src)
+            count = sources(b, w, s, rot, masks, plans, level)
         else:
-            sources(w, b, rules, src)
-        count = count_turns(s, src, rules)
+            count = sources(w, b, s, rot, masks, plans, level)
         result = outcome(s, np.int64(pending[3]), np.int64(pending[4]) - 1, count, max_turns, no_turn_pass)
         count, mode = 0, common.TERMINAL
         if result < 0:
-            count = generate(s, src, rules, moves)
+            count = generate(s, level, plans, np.int64(ALL_TURNS), np.int64(-1), moves, np.int64(0))
             if count == 0:
                 moves[0] = PASS_CODE
                 count = 1
@@ -721,7 +1036,7 @@ def decisive(black, white, seat, rules, moves, n):
     else:
         own, opp = white, black
     for i in range(n):
-        _, _, cleared = play(own, opp, moves[i], rules)
+        _, _, cleared = play(own, opp, moves[i], rules[0], rules[1])
         if cleared:
             return i
     return -1

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
-from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuState
+from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuPosition, ShobuState
 from shogames.games.shobu import _jit as jit
 from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
@@ -63,9 +63,9 @@ def build_rules() -> Rules:
     return shifts, masks, plans
 
 
-def _cleared_by(state: ShobuState) -> int | None:
+def _cleared_by(position: ShobuPosition) -> int | None:
     """The seat that won by clearing a board, as the kernel array keeps it (no-turn losses are derived)."""
-    return None if state._no_turn else state._winner
+    return None if position.no_turn else position.winner
 
 
 def _returns(result: int) -> tuple[float, float]:
@@ -99,17 +99,27 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     def encode(self, state: State[Any]) -> NDArray[np.uint64]:
         """``[black, white, seat, turns, winner + 1]`` as uint64."""
-        shobu = self._check(state)
-        winner = _cleared_by(shobu)
+        position = self._check(state).position
+        winner = _cleared_by(position)
         return np.array(
-            [shobu.black, shobu.white, shobu.side, shobu.ply, 0 if winner is None else winner + 1],
+            [
+                position.black,
+                position.white,
+                position.side,
+                position.turns,
+                0 if winner is None else winner + 1,
+            ],
             dtype=np.uint64,
         )
 
     def decode(self, array: NDArray[Any]) -> ShobuState:
         """The reference state of ``[black, white, seat, turns, winner + 1]``."""
         black, white, seat, turns, winner = (int(value) for value in array[:5])
-        return ShobuState(self.shobu, black, white, seat, turns, winner - 1 if winner else None)
+        return self._state(black, white, seat, turns, winner - 1 if winner else None)
+
+    def _state(self, black: int, white: int, seat: int, turns: int, cleared_by: int | None) -> ShobuState:
+        """The reference state of a kernel position (a no-turn loss is left to the reference to judge)."""
+        return self.shobu.state_from_position(ShobuPosition(black, white, seat, turns, cleared_by))
 
     def encode_move(self, move: ShobuMove) -> int:
         """``passive_from | aggressive_from << 6 | direction << 12 | distance << 15``; 0 for the pass."""
@@ -129,13 +139,13 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return state
 
     def _scalars(self, state: State[Any]) -> tuple[np.uint64, np.uint64, int, int, int]:
-        shobu = self._check(state)
-        winner = _cleared_by(shobu)
+        position = self._check(state).position
+        winner = _cleared_by(position)
         return (
-            np.uint64(shobu.black),
-            np.uint64(shobu.white),
-            shobu.side,
-            shobu.ply,
+            np.uint64(position.black),
+            np.uint64(position.white),
+            position.side,
+            position.turns,
             -1 if winner is None else winner,
         )
 
@@ -157,7 +167,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         """The state after a legal ``move``."""
         black, white, seat, turns, winner = self._scalars(state)
         b, w, s, t, x = jit.play_state(black, white, seat, turns, winner, self.encode_move(move), self.rules)
-        return ShobuState(self.shobu, int(b), int(w), int(s), int(t), None if x < 0 else int(x))
+        return self._state(int(b), int(w), int(s), int(t), None if x < 0 else int(x))
 
     def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
         """``None`` while the game goes on, else (Black's, White's) returns."""
@@ -171,54 +181,73 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` turns; see :meth:`Kernel.perft`.
+
+        From depth 2 on, the root's turns are spread over ``threads`` threads (``None``: every core; see
+        :func:`~shogames.core.kernel.compiled_threads`); the count does not depend on how many.
+        """
         check_perft_depth(depth)
         black, white, seat, turns, winner = self._scalars(state)
-        levels = max(depth, 1)
-        src = np.empty((levels, 8, 4), dtype=np.uint64)
-        moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
-        rules = self.rules
-        count = jit.perft(
-            black,
-            white,
-            seat,
-            turns,
-            winner,
-            depth,
-            bulk,
-            self.max_turns,
-            self.no_turn_pass,
-            rules,
-            src,
-            moves,
-        )
+        with compiled_threads(threads):
+            count = jit.perft(
+                black, white, seat, turns, winner, depth, bulk, self.max_turns, self.no_turn_pass, self.rules
+            )
         return int(count)
 
+    def leaf_checksum(self, state: State[Any]) -> tuple[int, int]:
+        """(the legal turns, a checksum of the positions after them) as perft's last level builds them.
+
+        Perft without bulk counting builds every leaf in one fused loop and folds its stones and
+        board-clearing flag into a checksum, so that the compiler cannot skip building them; this runs
+        that loop on ``state``'s turns. The checksum is the XOR over the turns of ``(own * 0x9E3779B97F4A7C15
+        mod 2**64) ^ opp ^ cleared`` (``own``: the mover's stones after the turn, ``opp``: the other
+        side's, ``cleared``: 1 where the turn cleared a board), shifted right by one bit.
+        """
+        black, white, seat, _, _ = self._scalars(state)
+        own, opp = (black, white) if seat == 0 else (white, black)
+        count, checksum = jit.leaf_checksum(own, opp, seat, self.rules)
+        return int(count), int(checksum)
+
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0
+        self, games: int, seed: int, start: State[Any] | None, threads: int | None, record_rows: int = 0
     ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
         first = self.encode(start if start is not None else self.shobu.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
         record = np.zeros((record_rows, self.max_turns + 1 if record_rows else 0), dtype=np.int64)
-        batch = playout_batch(
-            games,
-            2,
-            lambda returns, plies: jit.random_playouts(
-                first, games, stream, self.max_turns, self.no_turn_pass, self.rules, returns, plies, record
-            ),
-        )
+        with compiled_threads(threads):
+            batch = playout_batch(
+                games,
+                2,
+                lambda returns, plies: jit.random_playouts(
+                    first,
+                    games,
+                    stream,
+                    self.max_turns,
+                    self.no_turn_pass,
+                    self.rules,
+                    returns,
+                    plies,
+                    record,
+                ),
+            )
         return batch, record
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start)[0]
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` uniformly random games in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are spread over ``threads`` threads (``None``: every core; see
+        :func:`~shogames.core.kernel.compiled_threads`); game ``i`` depends only on ``seed`` and ``i``.
+        """
+        return self._playouts(games, seed, start, threads)[0]
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShobuMove]:
         """The turns of game ``index`` of :meth:`random_playouts` with this seed and start."""
-        batch, record = self._playouts(index + 1, seed, start, index + 1)
+        batch, record = self._playouts(index + 1, seed, start, 1, index + 1)
         return moves_by_code(self, record[index, : int(batch.plies[index])])
 
     # --- Searches ------------------------------------------------------------------------------------
@@ -262,7 +291,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
     ):
         super().__init__(
-            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=3, key_dtype=np.uint64,
+            kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=4, key_dtype=np.uint64,
             history_size=1 << 17,
         )  # fmt: skip
 
@@ -275,9 +304,10 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.games.shobu._jit.alphabeta`)."""
         kernel = self.kernel
+        table, _, _, history, generation = self.tables()
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, *self.tables(), *out,
+            kernel.rules, table, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
 

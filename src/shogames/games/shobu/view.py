@@ -68,9 +68,12 @@ _STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 """(file step, rank step) of each direction, in the order of the game's ``DIRECTION_NAMES``."""
 
 
-def _target(bit: int) -> str:
-    """The click target of a square given as its bit 0–63 (board ``bit // 16``)."""
+def square_target(bit: int) -> str:
+    """The click target of a square given as its bit 0–63 (board ``bit // 16``), such as ``sq:BD:a1``."""
     return f"sq:{BOARD_NAMES[bit >> 4]}:{square_name(bit)}"
+
+
+_target = square_target  # the name tests/test_play_fixes.py imports; square_target is the public one
 
 
 def _shobu(state: State[Any]) -> ShobuState:
@@ -144,7 +147,7 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
         return ("opt:pass",)
     df, dr = _STEPS[move.direction]
     passive_to = move.passive_from + move.distance * (df + 4 * dr)
-    return (_target(move.passive_from), _target(passive_to), _target(move.aggressive_from))
+    return (square_target(move.passive_from), square_target(passive_to), square_target(move.aggressive_from))
 
 
 def last_move_targets(state: State[Any], move: Any) -> tuple[str, ...]:
@@ -166,5 +169,5 @@ def last_move_targets(state: State[Any], move: Any) -> tuple[str, ...]:
     stones_before = before.white if before.side == BLACK else before.black
     stones_after = after.white if before.side == BLACK else after.black
     changed = stones_before ^ stones_after  # the pushed stone's old square, and its new one if on board
-    pushed = [_target(bit) for bit in range(64) if changed >> bit & 1]
-    return (*clicks, _target(landed), *pushed)
+    pushed = [square_target(bit) for bit in range(64) if changed >> bit & 1]
+    return (*clicks, square_target(landed), *pushed)
