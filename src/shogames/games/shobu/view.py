@@ -73,9 +73,6 @@ def square_target(bit: int) -> str:
     return f"sq:{BOARD_NAMES[bit >> 4]}:{square_name(bit)}"
 
 
-_target = square_target  # the name tests/test_play_fixes.py imports; square_target is the public one
-
-
 def _shobu(state: State[Any]) -> ShobuState:
     if not isinstance(state, ShobuState):
         raise TypeError(f"not a Shobu state: {type(state).__name__}")
