@@ -159,24 +159,22 @@ def test_sho_kernel_agrees_over_random_combinations_of_settings(seed: int) -> No
 
 
 def test_a_broken_sho_kernel_rule_is_caught() -> None:
-    from shogames.games.sho import _jit as _sho_jit
-    from shogames.games.sho.kernel import ShoKernel
+    from shogames.games.sho.kernel import C_ANY_SUBSET, ShoKernel
 
     game = shogames.make("sho")
     broken = ShoKernel(game)
-    broken.cfg[_sho_jit.C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
+    broken.cfg[C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=3, seed=1, kernel=broken, perft_depth=0)
 
 
 def test_a_broken_partner_rule_is_caught() -> None:
-    from shogames.games.sho import _jit as _sho_jit
-    from shogames.games.sho.kernel import ShoKernel
+    from shogames.games.sho.kernel import C_PARTNERS, ShoKernel
 
     settings, text = SHO_POSITIONS[6]
     game = sho_game(settings)
     broken = ShoKernel(game)
-    broken.cfg[_sho_jit.C_PARTNERS] = 0  # a partner's stack no longer blocks: it may be killed
+    broken.cfg[C_PARTNERS] = 0  # a partner's stack no longer blocks: it may be killed
     start = game.state_from_text(text)
     check_kernel(game, games=2, seed=1, starts=[start], perft_depth=0)  # the right kernel agrees
     with pytest.raises(AssertionError, match="kernel and reference differ"):

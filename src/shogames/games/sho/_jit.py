@@ -30,6 +30,18 @@ import math
 import numpy as np
 from numba import njit
 
+from shogames.games.sho import (
+    CONFIDENCE,
+    DANGER,
+    DANGER_LATER,
+    HAND_EXTRA,
+    MERGE,
+    OVERSHOOT,
+    REACH_SPAN,
+    STEP,
+    TEMPERATURE,
+    THROW_AHEAD,
+)
 from shogames.kernels import common
 from shogames.kernels.common import below, splitmix
 
@@ -61,15 +73,6 @@ FOLLOW_PHASE = 3  # the reference's follow phase: MOVE_PHASE with S_FOLLOWING se
 THROW, MOVE, ENTER, PASS, RETHROW, FIRST = 0, 1, 2, 3, 4, 5
 PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
-
-STEP = 7.0
-OVERSHOOT = 0.56
-HAND_EXTRA = 1.3
-DANGER = 0.5
-DANGER_LATER = 0.5
-MERGE = 2.0
-TEMPERATURE = 0.25
-REACH_SPAN = 12
 
 
 @njit(cache=True)
@@ -834,7 +837,7 @@ def evaluate(st, cfg, reach, out):
     for i in range(st[S_NVALUES]):
         held += st[S_VALUES + i]
     if st[S_PHASE] == THROW_PHASE:
-        steps[mover] -= 1.0 + held / STEP
+        steps[mover] -= THROW_AHEAD + held / STEP
     elif st[S_PHASE] != FIRST_PHASE:
         steps[mover] -= held / STEP
     fewest = steps.min()
@@ -845,7 +848,7 @@ def evaluate(st, cfg, reach, out):
         total += weights[side]
     out[:players] = 0.0
     for side in range(sides):
-        win_returns(side, cfg, out, 0.95 * weights[side] / total, True)
+        win_returns(side, cfg, out, CONFIDENCE * weights[side] / total, True)
 
 
 @njit(cache=True)

@@ -35,6 +35,7 @@ import math
 import numpy as np
 from numba import njit
 
+from shogames.games.shogammon import CONFIDENCE, HAND_BONUS, MATERIAL_SCALE, NEXT_BEST_SHARE, POINT_BONUS
 from shogames.kernels import common
 from shogames.kernels.common import U64, below, game_stream, splitmix
 
@@ -531,7 +532,7 @@ def threats(st, cfg, steps, rays, worth, colour):
                 best = gain
             elif gain > next_best:
                 next_best = gain
-    return king, best + next_best / 3
+    return king, best + next_best / NEXT_BEST_SHARE
 
 
 @njit(cache=True)
@@ -545,18 +546,18 @@ def evaluate(st, cfg, steps, rays, worth):
         if lower != 0:
             upper = st[UPPER + square]
             if upper != 0:
-                score += 1.2 * (signed_worth(lower, worth) + signed_worth(upper, worth))
+                score += POINT_BONUS * (signed_worth(lower, worth) + signed_worth(upper, worth))
             else:
                 score += signed_worth(lower, worth)
     for kind in range(1, 8):
-        score += 1.1 * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
+        score += HAND_BONUS * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
     side = st[SIDE]
     king, gain = threats(st, cfg, steps, rays, worth, side)
     score += gain if side == 0 else -gain
-    value = 0.95 * math.tanh(score / 15)
+    value = CONFIDENCE * math.tanh(score / MATERIAL_SCALE)
     if king != 0.0:
         mover = value if side == 0 else -value
-        mover = 0.95 * king + (1.0 - king) * mover
+        mover = CONFIDENCE * king + (1.0 - king) * mover
         value = mover if side == 0 else -mover
     return value
 

@@ -15,7 +15,7 @@ those positions); all five presets.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,18 +25,67 @@ from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
+    PIECE_WORTH,
     WHITE,
+    RepetitionKey,
     ShogammonGame,
     ShogammonMove,
     ShogammonMoveKind,
+    ShogammonPosition,
     ShogammonState,
 )
 from shogames.games.shogammon import _jit as jit
+from shogames.games.shogammon._jit import (
+    C_BACKGAMMON,
+    C_DROP_STACK,
+    C_FACE,
+    C_FOURFOLD,
+    C_HISTORY_ROOM,
+    C_MAX_TURNS,
+    C_SIMULTANEOUS,
+    C_STRICT,
+    HISTORY,
+    LAST_HASH,
+    SIZE,
+    W_HISTORY,
+    WORK_SIZE,
+    restore_history,
+)
 from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
-PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
-"""The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
-gives it."""
+# Re-exported from the compiled module: the index of each setting in the kernel's ``cfg`` (see
+# :func:`config`), for tests that change one to break a rule on purpose; and the state and work arrays'
+# layout (``SIZE``, ``HISTORY``, ``LAST_HASH``, ``WORK_SIZE``, ``W_HISTORY``) with ``restore_history``, the
+# MCTS's history keeping, for its test.
+__all__ = [
+    "C_BACKGAMMON",
+    "C_DROP_STACK",
+    "C_FACE",
+    "C_FOURFOLD",
+    "C_HISTORY_ROOM",
+    "C_MAX_TURNS",
+    "C_SIMULTANEOUS",
+    "C_STRICT",
+    "HISTORY",
+    "KNOWN_POSITIONS",
+    "LAST_HASH",
+    "SIZE",
+    "SLIDES",
+    "STEPS",
+    "WORK_SIZE",
+    "W_HISTORY",
+    "Geometry",
+    "ShogammonAlphaBeta",
+    "ShogammonKernel",
+    "ShogammonMCTS",
+    "build_geometry",
+    "config",
+    "covers",
+    "history_room",
+    "make_kernel",
+    "restore_history",
+    "standing_of",
+]
 
 _GOLD = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0))
 _KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -69,8 +118,11 @@ SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
 KNOWN_POSITIONS = 100_000
 """repetition=fourfold: the positions whose hashes a kernel remembers before it starts afresh."""
-Standing = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
-"""What a repetition compares (the reference's history entries): lower and upper boards, hands, side."""
+
+
+def standing_of(position: ShogammonPosition) -> RepetitionKey:
+    """What a fourfold repetition compares of a position (the reference's history entries)."""
+    return RepetitionKey(position.lower, position.upper, position.hands, position.side)
 
 
 def build_geometry(
@@ -158,8 +210,8 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = np.zeros(jit.WORK_SIZE + history_room(game), dtype=np.int64)
         # repetition=fourfold: the hash of each position met in a history, and back.
-        self._hashes: dict[Standing, int] = {}
-        self._standings: dict[int, Standing] = {}
+        self._hashes: dict[RepetitionKey, int] = {}
+        self._standings: dict[int, RepetitionKey] = {}
 
     # --- Conversions ---------------------------------------------------------------------------------
 
@@ -169,93 +221,93 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.games.shogammon._jit`).
+        """The state array (layout in :mod:`shogames.games.shogammon._jit`), from the state's position value.
 
-        With ``repetition=fourfold`` the state's history goes into the kernel's work array, where the
-        next compiled call finds it.
+        With ``repetition=fourfold`` the state's history (:attr:`ShogammonState.history`, and the position
+        itself where it stands at the start of a turn) goes into the kernel's work array, where the next
+        compiled call finds it.
         """
         s = self._check(state)
+        p = s.position
         st = np.zeros(jit.SIZE, dtype=np.int64)
-        st[jit.LOWER : jit.LOWER + 81] = s._lower
-        st[jit.UPPER : jit.UPPER + 81] = s._upper
-        st[jit.HANDS : jit.HANDS + 16] = s._hands
-        st[jit.SIDE] = s._side
-        st[jit.NDICE] = len(s._dice)
-        for k, die in enumerate(s._dice):
+        st[jit.LOWER : jit.LOWER + 81] = p.lower
+        st[jit.UPPER : jit.UPPER + 81] = p.upper
+        st[jit.HANDS : jit.HANDS + 16] = p.hands
+        st[jit.SIDE] = p.side
+        st[jit.NDICE] = len(p.dice)
+        for k, die in enumerate(p.dice):
             st[jit.DIE0 + k] = die
-        st[jit.TURNS] = s._turns
-        st[jit.PLY] = s._ply
-        st[jit.WINNER] = -1 if s._winner is None else s._winner
-        st[jit.END] = s._end == "repetition"
+        st[jit.TURNS] = p.turns
+        st[jit.PLY] = p.ply
+        st[jit.WINNER] = -1 if p.winner is None else p.winner
+        st[jit.END] = p.end == "repetition"
         if self.shogammon.fourfold:
             if len(self._hashes) > KNOWN_POSITIONS:
                 self._hashes.clear()  # what decode needs next is hashed again just below
                 self._standings.clear()
-            history = s._history
+            history = list(s.history)
+            if not p.dice and p.winner is None and p.end is None:
+                history.append(standing_of(p))  # the position stands at the start of a turn
             if len(history) > self.cfg[jit.C_HISTORY_ROOM]:
                 raise ValueError(
                     f"the Shogammon kernel holds {self.cfg[jit.C_HISTORY_ROOM]} positions of history"
                 )
-            hashes = [self._hash(cast("Standing", standing)) for standing in history]
+            hashes = [self._hash(standing) for standing in history]
             self._work[jit.W_HISTORY : jit.W_HISTORY + len(hashes)] = hashes
             st[jit.HISTORY] = len(hashes)
             st[jit.LAST_HASH] = hashes[-1] if hashes else 0
         return st
 
-    def _hash(self, standing: Standing) -> int:
+    def _hash(self, standing: RepetitionKey) -> int:
         """The kernel's hash of a position of a history (``_jit.standing_hash``)."""
         known = self._hashes.get(standing)
         if known is None:
-            lower, upper, hands, side = standing
             row = np.zeros(jit.SIZE, dtype=np.int64)
-            row[jit.LOWER : jit.LOWER + 81] = lower
-            row[jit.UPPER : jit.UPPER + 81] = upper
-            row[jit.HANDS : jit.HANDS + 16] = hands
-            row[jit.SIDE] = side
+            row[jit.LOWER : jit.LOWER + 81] = standing.lower
+            row[jit.UPPER : jit.UPPER + 81] = standing.upper
+            row[jit.HANDS : jit.HANDS + 16] = standing.hands
+            row[jit.SIDE] = standing.side
             known = self._hashes[standing] = int(jit.standing_hash(row))
             self._standings[known] = standing
         return known
 
     def decode(self, array: NDArray[Any]) -> ShogammonState:
-        """The reference state of a state array.
+        """The reference state of a state array, made by :meth:`ShogammonGame.state_from_position`.
 
-        With ``repetition=fourfold`` its history is read from the kernel's work array, so decode an
-        array before the next call of the kernel (as :meth:`play` does).
+        The winner and the end are the kernel's. With ``repetition=fourfold`` the history is read from the
+        kernel's work array, so decode an array before the next call of the kernel (as :meth:`play` does).
 
         Raises:
             ValueError: the history holds a position the kernel has not seen (an array of an earlier call).
         """
         st = [int(v) for v in array]
         n = st[jit.NDICE]
-        board = tuple(st[jit.LOWER : jit.LOWER + 81]), tuple(st[jit.UPPER : jit.UPPER + 81])
-        hands = tuple(st[jit.HANDS : jit.HANDS + 16])
-        history: tuple[Standing, ...] = ()
-        end = None
-        if self.shogammon.fourfold:
-            self._hash((*board, hands, st[jit.SIDE]))  # the position itself may be the history's newest
-            try:
-                history = tuple(
-                    self._standings[int(h)]
-                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
-                )
-            except KeyError:
-                raise ValueError("the array's history of positions is not the kernel's last one") from None
-            if st[jit.END] and not history:
-                end = "repetition"  # a position read from text, ended by a repetition
-            elif n == 0 and st[jit.WINNER] < 0 and history:
-                history = history[:-1]  # the reference adds the position standing at the turn's start
-        return ShogammonState(
-            self.shogammon,
-            lower=board[0],
-            upper=board[1],
-            hands=hands,
+        winner = st[jit.WINNER]
+        position = ShogammonPosition(
+            lower=tuple(st[jit.LOWER : jit.LOWER + 81]),
+            upper=tuple(st[jit.UPPER : jit.UPPER + 81]),
+            hands=tuple(st[jit.HANDS : jit.HANDS + 16]),
             side=st[jit.SIDE],
             dice=tuple(st[jit.DIE0 : jit.DIE0 + n]),
             turns=st[jit.TURNS],
             ply=st[jit.PLY],
-            history=history,
-            end=end,
+            winner=None if winner < 0 else winner,
+            end="repetition" if st[jit.END] else None,
         )
+        history: list[RepetitionKey] = []
+        if self.shogammon.fourfold:
+            current = standing_of(position)
+            self._hash(current)  # the position itself may be the history's newest
+            try:
+                history = [
+                    self._standings[int(h)]
+                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
+                ]
+            except KeyError:
+                raise ValueError("the array's history of positions is not the kernel's last one") from None
+            if not position.dice and history and history[-1] == current:
+                history.pop()  # the position stood at the start of its turn: not an earlier one
+        return self.shogammon.state_from_position(position, history=history)
 
     def encode_move(self, move: ShogammonMove) -> int:
         """The move's code (layout in :mod:`shogames.games.shogammon._jit`)."""
