@@ -365,3 +365,27 @@ def test_kernel_alphabeta_agents_play_sho() -> None:
     assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
     searched = agents[0].last_result  # type: ignore[attr-defined]
     assert searched is not None and 0 < searched.nodes <= 2000
+
+
+# --- Parallel batches ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "settings", [{"players": 2, "shells": 20, "coins": 4}, {"para_mode": "pool", "shells": 16, "coins": 3}]
+)
+def test_sho_batches_are_the_same_on_any_number_of_threads(settings: dict[str, object]) -> None:
+    from shogames.games.sho.kernel import ShoKernel
+
+    game = sho_game(settings)
+    kernel = ShoKernel(game)
+    start = sho_midgame(2, 20, game)
+    batches = [kernel.random_playouts(41, seed=6, start=start, threads=threads) for threads in (1, 2, None)]
+    for batch in batches[1:]:
+        assert np.array_equal(batch.plies, batches[0].plies)
+        assert np.array_equal(batch.returns, batches[0].returns)
+    for index in (0, 40):
+        check_random_game(kernel, batches[1], 6, index, start)
+    counts = {kernel.perft(start, 4, bulk=bulk, threads=t) for bulk in (True, False) for t in (1, 2)}
+    assert counts == {perft(start, 4)}
+    with pytest.raises(ValueError, match="threads must be 1 or more"):
+        kernel.random_playouts(2, threads=0)

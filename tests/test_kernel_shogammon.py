@@ -382,3 +382,31 @@ def test_shogammon_mcts_puts_each_lines_history_back() -> None:
     work = np.full(WORK_SIZE + 8, -5, dtype=np.int64)
     restore_history(states, np.array([0, 1, 2, 3]), 3, 2, work)
     assert work[W_HISTORY : W_HISTORY + 5].tolist() == [-5, -5, 111, 222, -5]
+
+
+@pytest.mark.parametrize(
+    "settings", [{}, {"repetition": "fourfold"}, {"preset": "backgammon", "max_turns": 60}], ids=str
+)
+def test_shogammon_batches_are_the_same_on_any_number_of_threads(settings: dict[str, object]) -> None:
+    # Each thread's games start from a copy of the start's history (repetition=fourfold): after the kings'
+    # shuffle twice Black's position has stood three times, so the games that repeat it end early, on
+    # every number of threads alike.
+    game = game_of(settings)
+    kernel = ShogammonKernel(game)
+    start = game.new_initial_state()
+    if not game.backgammon_opening:
+        start = game.state_from_text(KINGS_ONLY)
+        for text in SHUFFLE * 2:
+            start = start.play_text(text)
+    batches = [kernel.random_playouts(33, seed=4, start=start, threads=threads) for threads in (1, 2, None)]
+    for batch in batches[1:]:
+        assert np.array_equal(batch.plies, batches[0].plies)
+        assert np.array_equal(batch.returns, batches[0].returns)
+    for index in (0, 32):
+        check_random_game(kernel, batches[1], 4, index, start)
+    if game.fourfold:  # the start's history shortens the games: without it they are longer
+        forgetting = game.state_from_position(start.position)
+        assert sum(batches[0].plies) < sum(kernel.random_playouts(33, seed=4, start=forgetting).plies)
+    rolled = start.play(start.legal_moves()[-1])
+    counts = {kernel.perft(rolled, 3, bulk=bulk, threads=t) for bulk in (True, False) for t in (1, 2)}
+    assert counts == {perft(rolled, 3)}

@@ -16,13 +16,12 @@ a compiled MCTS (max^n over the seats, sampled throws).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.sho import REACH, ShoGame, ShoMove, ShoMoveKind, ShoPosition, ShoState
@@ -117,8 +116,8 @@ Work = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np
 def new_work() -> Work:
     """Scratch arrays for the compiled ``legal_moves`` (so that generating moves allocates nothing)."""
     return (
-        np.zeros((1 << 12, jit.MAX_VALUES), dtype=np.int64),
-        np.zeros(1 << 12, dtype=np.int64),
+        np.zeros((jit.SUBSETS_ROOM, jit.MAX_VALUES), dtype=np.int64),
+        np.zeros(jit.SUBSETS_ROOM, dtype=np.int64),
         np.zeros((3, jit.MAX_VALUES), dtype=np.int64),
         np.zeros(jit.MAX_MOVES, dtype=np.int64),
     )
@@ -283,7 +282,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
     def legal_moves(self, state: State[Any]) -> list[ShoMove]:
         """The legal moves (throws at a throw) in the reference's order."""
-        count = jit.legal_moves(self.encode(state), self.cfg, self._moves, self._work)
+        count = jit.legal_moves(self.encode(state), self.cfg, self._moves, self._work, False)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
 
     def play(self, state: State[Any], move: ShoMove) -> ShoState:
@@ -317,47 +316,53 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`.
+
+        The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
+        """
         check_perft_depth(depth)
-        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
-        children = np.empty((max(depth, 1), self.size), dtype=np.int64)
-        return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
+        with compiled_threads(threads):
+            return int(jit.parallel_perft(self.encode(state), depth, bulk, self.cfg))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64], record_from: int = 0
+        self,
+        first: int,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        threads: int | None,
     ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.sho.new_initial_state()
-        returns = np.zeros((games, self.sho.players), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
-            games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.cfg,
-            returns,
-            plies,
-            record,
-            record_from,
-            self._work,
-        )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+        """Games ``first`` .. ``first + games - 1`` of a batch, their moves into ``record``'s rows."""
+        begin = self.encode(start if start is not None else self.sho.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        with compiled_threads(threads) as blocks:
+            return playout_batch(
+                games,
+                self.sho.players,
+                lambda returns, plies: jit.random_playouts(
+                    begin, first, games, blocks, stream, self.cfg, returns, plies, record
+                ),
+            )
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are shared among ``threads`` threads (``None``: every core); game ``i`` is the same
+        whatever their number.
+        """
+        return self._playouts(0, games, seed, start, np.zeros((0, 0), dtype=np.int64), threads)
 
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
-        """The moves (throws included) of game ``index`` of :meth:`random_playouts`."""
-        first = start if start is not None else self.sho.new_initial_state()
+        """The moves (throws included) of game ``index`` of :meth:`random_playouts`; only it is played."""
         if index < 0:
             raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
-        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)  # game ``index`` only
-        batch = self._playouts(index + 1, seed, first, record, index)
-        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index, 1, seed, start, record, 1)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[0])]]
 
 
 DEFAULT_ALPHABETA_NODES = 1_000_000

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from shogames.games.shogammon import CONFIDENCE, HAND_BONUS, MATERIAL_SCALE, NEXT_BEST_SHARE, POINT_BONUS
 from shogames.kernels import common
@@ -150,11 +150,12 @@ def pawn_on_file(st, col, sign):
 
 
 @njit(cache=True)
-def actions(st, cfg, steps, rays, colour, die, acts, halves):
+def actions(st, rules, colour, die, acts, halves):
     """The single moves and drops for ``die``, and the half moves onto enemy points; both counts.
 
     The moves go into ``acts`` and the halves into ``halves``, in the reference's order.
     """
+    cfg, steps, rays = rules
     sign = 1 if colour == 0 else -1
     na = 0
     nh = 0
@@ -195,13 +196,14 @@ def actions(st, cfg, steps, rays, colour, die, acts, halves):
 
 
 @njit(cache=True)
-def pairs(st, cfg, steps, rays, colour, halves, nh, second, out, work):
+def pairs(st, rules, colour, halves, nh, second, out, work):
     """Point captures completing each half with another piece and the ``second`` die; returns the count."""
+    cfg = rules[0]
     n = 0
     seconds = work[W_SECONDS : W_SECONDS + MAX_PART]
     acts = work[W_ACTS : W_ACTS + MAX_PART]
     if cfg[C_SIMULTANEOUS]:
-        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        _, ns = actions(st, rules, colour, second, acts, seconds)
         for h in range(nh):
             half = halves[h]
             for s in range(ns):
@@ -220,7 +222,7 @@ def pairs(st, cfg, steps, rays, colour, halves, nh, second, out, work):
             st[UPPER + origin] = 0
         else:
             st[LOWER + origin] = 0
-        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        _, ns = actions(st, rules, colour, second, acts, seconds)
         st[UPPER + origin] = upper
         st[LOWER + origin] = lower
         for s in range(ns):
@@ -293,7 +295,7 @@ def apply_board(st, code):
 
 
 @njit(cache=True)
-def dice_used(st, code, cfg, steps, rays, work):
+def dice_used(st, code, rules, work):
     """How many dice a first move lets the turn use (strict_dice): a pair or a king capture uses both."""
     kind = code & 7
     if kind == PAIR:
@@ -309,19 +311,20 @@ def dice_used(st, code, cfg, steps, rays, work):
             return 2
         used = 1
     na, _ = actions(
-        scratch, cfg, steps, rays, st[SIDE], other, work[W_ACTS : W_ACTS + MAX_PART],
+        scratch, rules, st[SIDE], other, work[W_ACTS : W_ACTS + MAX_PART],
         work[W_SECONDS : W_SECONDS + MAX_PART],
     )  # fmt: skip
     return used + (1 if na > 0 else 0)
 
 
 @njit(cache=True)
-def turn_moves(st, cfg, steps, rays, out, work):
+def turn_moves(st, rules, out, work):
     """The moves for the dice left (0 when no die has a play), in the reference's order."""
+    cfg = rules[0]
     colour = st[SIDE]
     halves = work[W_HALVES : W_HALVES + MAX_PART]
     if st[NDICE] == 1:
-        na, _ = actions(st, cfg, steps, rays, colour, st[DIE0], out, halves)
+        na, _ = actions(st, rules, colour, st[DIE0], out, halves)
         return na
     low = st[DIE0]
     high = st[DIE1]
@@ -330,8 +333,8 @@ def turn_moves(st, cfg, steps, rays, out, work):
     for order in range(1 if low == high else 2):
         first = low if order == 0 else high
         second = high if order == 0 else low
-        na, nh = actions(st, cfg, steps, rays, colour, first, out[n:], halves)
-        np_ = pairs(st, cfg, steps, rays, colour, halves, nh, second, out[n + na :], work)
+        na, nh = actions(st, rules, colour, first, out[n:], halves)
+        np_ = pairs(st, rules, colour, halves, nh, second, out[n + na :], work)
         if na + np_ > 0:
             n += na + np_
             played = True
@@ -343,7 +346,7 @@ def turn_moves(st, cfg, steps, rays, out, work):
     if cfg[C_STRICT]:
         most = 0
         for i in range(n):
-            used = dice_used(st, out[i], cfg, steps, rays, work)
+            used = dice_used(st, out[i], rules, work)
             work[W_USES + i] = used
             if used > most:
                 most = used
@@ -357,8 +360,9 @@ def turn_moves(st, cfg, steps, rays, out, work):
 
 
 @njit(cache=True)
-def legal_moves(st, cfg, steps, rays, out, work):
+def legal_moves(st, rules, out, work):
     """The legal moves in the reference's order: the rolls (or opening rolls) before a roll."""
+    cfg = rules[0]
     if ended(st, cfg):
         return 0
     if st[NDICE] == 0:
@@ -375,7 +379,7 @@ def legal_moves(st, cfg, steps, rays, out, work):
                     out[n] = ROLL | low << 3 | high << 24
                     n += 1
         return n
-    n = turn_moves(st, cfg, steps, rays, out, work)
+    n = turn_moves(st, rules, out, work)
     if n == 0:
         out[0] = LOSE | st[DIE0] << 3
         n = 1
@@ -427,42 +431,49 @@ def end_turn(st, cfg, work):
 
 
 @njit(cache=True)
-def settle(st, cfg, steps, rays, work):
-    """A turn whose dice have no play ends at once."""
+def settle(st, rules, work):
+    """The settle test, after a roll or a turn's first move: a turn whose dice have no play ends at once."""
+    cfg = rules[0]
     if (
         not ended(st, cfg)
         and st[NDICE] > 0
-        and turn_moves(st, cfg, steps, rays, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
+        and turn_moves(st, rules, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
     ):
         end_turn(st, cfg, work)
 
 
 @njit(cache=True)
-def play(st, code, cfg, steps, rays, work):
+def play(st, code, rules, work):
     """Play a legal move (a roll included) on ``st``."""
+    if play_unsettled(st, code, rules[0], work):
+        settle(st, rules, work)
+
+
+@njit(cache=True)
+def play_unsettled(st, code, cfg, work):
+    """Play ``code`` on ``st`` up to the :func:`settle` test; returns whether it is due (dice are left)."""
     kind = code & 7
     die = (code >> 3) & 7
     die2 = (code >> 24) & 7
     st[PLY] += 1
-    if kind in (ROLL, OPEN):
-        if kind == OPEN:
+    if kind == ROLL or kind == OPEN:  # noqa: SIM109 -- compiled by numba
+        if kind == OPEN:  # the higher die starts and plays both
             st[SIDE] = 0 if die > die2 else 1
         st[NDICE] = 2
         st[DIE0] = min(die, die2)
         st[DIE1] = max(die, die2)
-        settle(st, cfg, steps, rays, work)
-        return
+        return True
     before = st[NDICE]
     other = st[DIE1] if die == st[DIE0] else st[DIE0]
     if kind != LOSE:
         apply_board(st, code)
     if st[WINNER] >= 0 or kind == PAIR or before == 1:
         end_turn(st, cfg, work)
-        return
+        return False
     st[NDICE] = 1
     st[DIE0] = other
     st[DIE1] = 0
-    settle(st, cfg, steps, rays, work)
+    return True
 
 
 @njit(cache=True)
@@ -481,12 +492,13 @@ def signed_worth(piece, worth):
 
 
 @njit(cache=True)
-def threats(st, cfg, steps, rays, worth, colour):
+def threats(st, rules, worth, colour):
     """The chance that ``colour`` takes the enemy king, and the worth of its captures.
 
     The worth is the best capture's plus a third of the next best, each weighted by the chance that a
     face moving an attacker shows.
     """
+    cfg, steps, rays = rules
     sign = 1 if colour == 0 else -1
     faces = np.zeros(81, dtype=np.int64)
     for origin in range(81):
@@ -536,8 +548,9 @@ def threats(st, cfg, steps, rays, worth, colour):
 
 
 @njit(cache=True)
-def evaluate(st, cfg, steps, rays, worth):
+def evaluate(st, rules, worth):
     """Black's value of ``ShogammonState.evaluate`` (White's is its negative), same operations."""
+    cfg = rules[0]
     if ended(st, cfg):
         return black_return(st)
     score = 0.0
@@ -552,7 +565,7 @@ def evaluate(st, cfg, steps, rays, worth):
     for kind in range(1, 8):
         score += HAND_BONUS * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
     side = st[SIDE]
-    king, gain = threats(st, cfg, steps, rays, worth, side)
+    king, gain = threats(st, rules, worth, side)
     score += gain if side == 0 else -gain
     value = CONFIDENCE * math.tanh(score / MATERIAL_SCALE)
     if king != 0.0:
@@ -563,39 +576,98 @@ def evaluate(st, cfg, steps, rays, worth):
 
 
 @njit(cache=True)
-def perft(st, depth, bulk, cfg, steps, rays, moves, work, children):
+def perft(st, depth, bulk, rules, moves, work, children):
     """Leaves at exactly ``depth`` plies, rolls included; ``moves`` and ``children`` are per-level space."""
+    cfg = rules[0]
     if depth == 0:
         return 1
     if ended(st, cfg):
         return 0
     level = depth - 1
-    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    n = legal_moves(st, rules, moves[level], work)
     if depth == 1 and bulk:
         return n
     total = 0
     child = children[level]
     for i in range(n):
         child[:] = st
-        play(child, moves[level, i], cfg, steps, rays, work)
-        total += perft(child, depth - 1, bulk, cfg, steps, rays, moves, work, children)
+        play(child, moves[level, i], rules, work)
+        total += perft(child, depth - 1, bulk, rules, moves, work, children)
     return total
 
 
-@njit(cache=True)
-def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, record_from, work):
-    """Play ``games`` random games from ``start``: two independent dice per roll, uniform moves.
+@njit(cache=True, parallel=True)
+def parallel_perft(st, depth, bulk, rules, work):
+    """:func:`perft` with the root's moves spread over numba's threads.
 
-    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. The backgammon opening roll
-    throws one die each until they differ. The moves of game ``g`` go into row ``g - record_from`` of
-    ``record`` while there is one.
+    Each root move gets scratch space of its own, with the root's history (``work``) copied into it.
     """
+    if depth <= 1:
+        return perft_alone(st, depth, bulk, rules, own_work(work, st))
+    roots = np.empty(MAX_MOVES, dtype=np.int64)
+    n = legal_moves(st, rules, roots, work)
+    leaves = np.zeros(n, dtype=np.int64)
+    for i in prange(n):
+        child = st.copy()
+        mine = own_work(work, st)
+        play(child, roots[i], rules, mine)
+        leaves[i] = perft_alone(child, depth - 1, bulk, rules, mine)
+    return leaves.sum()
+
+
+@njit(cache=True)
+def perft_alone(st, depth, bulk, rules, work):
+    """:func:`perft` with per-level space of its own."""
+    levels = max(depth, 1)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    children = np.empty((levels, SIZE), dtype=np.int64)
+    return perft(st, depth, bulk, rules, moves, work, children)
+
+
+@njit(cache=True)
+def own_work(work, st):
+    """A new work array holding ``st``'s history from ``work`` (what a thread's line of play starts from)."""
+    mine = np.empty_like(work)
+    used = W_HISTORY + st[HISTORY]
+    mine[:used] = work[:used]
+    return mine
+
+
+@njit(cache=True, parallel=True)
+def random_playouts(start, first, games, blocks, seed, rules, returns_out, plies, record, work):
+    """Play random games ``first`` .. ``first + games - 1`` from ``start``: two dice per roll, random moves.
+
+    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``, so its moves do not depend on the
+    other games or on how the games are shared among numba's threads (``blocks`` blocks of games, one
+    per thread, each with its own copy of ``work`` and the start's history in it). The backgammon opening
+    roll throws one die each until they differ. Game ``g``'s returns and plies go into row ``g - first``
+    of ``returns_out`` and ``plies``, and its moves into that row of ``record`` while there is one.
+    """
+    blocks = max(1, min(games, blocks))
+    for block in prange(blocks):
+        play_random_games(
+            start, first, first + block * games // blocks, first + (block + 1) * games // blocks, seed, rules,
+            returns_out, plies, record, own_work(work, start),
+        )  # fmt: skip
+    return games
+
+
+@njit(cache=True)
+def play_random_games(start, first, begin, end, seed, rules, returns_out, plies, record, work):
+    """Games ``begin`` .. ``end - 1`` of :func:`random_playouts` (from game ``first``), one after the other.
+
+    The settle test's moves (:func:`play_unsettled`, then :func:`turn_moves`) are the next ply's choice.
+    """
+    cfg = rules[0]
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
-    for g in range(games):
+    for g in range(begin, end):
         rng = game_stream(seed, g)
         st[:] = start
+        row = g - first
+        recording = row < record.shape[0]
         played = 0
+        count = -1  # the legal moves in ``moves`` where the settle test made them, else -1
         while not ended(st, cfg):
             if st[NDICE] == 0:
                 rng, bits = splitmix(rng)
@@ -610,19 +682,23 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
                 else:
                     move = ROLL | min(a, b) << 3 | max(a, b) << 24
             else:
-                n = legal_moves(st, cfg, steps, rays, moves, work)
+                if count < 0:
+                    count = legal_moves(st, rules, moves, work)
                 rng, bits = splitmix(rng)
-                move = moves[below(bits, n)]
-            row = g - record_from
-            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                move = moves[below(bits, count)]
+            if recording and played < record.shape[1]:
                 record[row, played] = move
-            play(st, move, cfg, steps, rays, work)
             played += 1
+            count = -1
+            if play_unsettled(st, move, cfg, work) and not ended(st, cfg):
+                count = turn_moves(st, rules, moves, work)
+                if count == 0:
+                    end_turn(st, cfg, work)  # the dice have no play
+                    count = -1
         value = black_return(st)
-        returns_out[g, 0] = value
-        returns_out[g, 1] = -value if value != 0.0 else 0.0
-        plies[g] = played
-    return games
+        returns_out[row, 0] = value
+        returns_out[row, 1] = -value if value != 0.0 else 0.0
+        plies[row] = played
 
 
 # --- MCTS ---------------------------------------------------------------------------------------------
@@ -630,7 +706,7 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
 
 @njit(cache=True)
 def mcts(
-    root, root_moves, simulations, seconds, c, seed, low, scale, cfg, steps, rays, worth, work, tree,
+    root, root_moves, simulations, seconds, c, seed, low, scale, rules, worth, work, tree,
     visits_out, values_out, stats,
 ):  # fmt: skip
     """UCT on the shared tree, with sampled chance nodes and the evaluation at the leaves.
@@ -644,6 +720,7 @@ def mcts(
     room for the tree (``common.new_tree``); returns the index of the most visited root move (ties:
     the better mean) and the tree's arrays, grown where they had to be, for the next search.
     """
+    cfg = rules[0]
     moves, value, path, counts, limits, rng = common.scratch(
         MAX_MOVES, 2, common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
     )
@@ -651,9 +728,9 @@ def mcts(
     while True:
         count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
-            count = legal_moves(pending, cfg, steps, rays, moves, work)
+            count = legal_moves(pending, rules, moves, work)
             mode = common.DECISION if pending[NDICE] > 0 else roll_mode(pending, cfg)
-        value[0] = evaluate(pending, cfg, steps, rays, worth)  # the returns where the game is over
+        value[0] = evaluate(pending, rules, worth)  # the returns where the game is over
         value[1] = -value[0]
         tree, move, rng = common.step(
             tree, path, counts, limits, pending, moves, count, mode, pending[SIDE], value, rng
@@ -662,7 +739,7 @@ def mcts(
             break
         if cfg[C_FOURFOLD]:
             restore_history(tree[3], path, counts[common.DEPTH], root[HISTORY], work)
-        play(pending, move, cfg, steps, rays, work)
+        play(pending, move, rules, work)
     return common.finish(tree, counts, root_moves, root[SIDE], visits_out, values_out, stats)
 
 
@@ -710,41 +787,45 @@ def history_slot(code):
     return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
 
 
+# ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply.
+AB_SEAT, AB_ROOT_PLY = 4, 5
+
+
 @njit(cache=True)
-def expectiminimax(
-    st, depth, alpha, beta, level, seat, root_ply, ctx, deadline, cfg, steps, rays, worth, work, moves,
-    scores, children, history,
-):  # fmt: skip
+def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, space):
     """The value of ``st`` searched ``depth`` decisions deep: expectiminimax with alpha-beta.
 
-    The value is for the side to move there (``seat`` at a roll or at the end): alpha-beta at the
-    decisions, the rolls' mean at the chance nodes. The values of the ``alphabeta`` agent: ``seat``'s
-    return at the end (a win worth ``WIN_DISCOUNT`` less per ply), the evaluation at the horizon, a
-    chance node the probability-weighted mean of its rolls (each searched with a full window; a roll
-    whose dice have no play, so that another roll follows, uses up a decision). ``level`` indexes the
-    per-ply buffers.
+    The value is for the side to move there (the searching side ``ctx[AB_SEAT]`` at a roll or at the
+    end): alpha-beta at the decisions, the rolls' mean at the chance nodes. The values of the
+    ``alphabeta`` agent: the searching side's return at the end (a win worth ``WIN_DISCOUNT`` less per
+    ply from ``ctx[AB_ROOT_PLY]``), the evaluation at the horizon, a chance node the probability-weighted
+    mean of its rolls (each searched with a full window; a roll whose dice have no play, so that
+    another roll follows, uses up a decision). ``space`` is (work, moves, scores, children, history):
+    the work array, the per-ply buffers that ``level`` indexes, and the history heuristic's table.
     """
     if common.out_of_budget(ctx, deadline):
         return 0.0
+    cfg = rules[0]
+    work, moves, scores, children, history = space
+    seat = ctx[AB_SEAT]
     sign = root_sign(st, cfg, seat)
     if ended(st, cfg):
         value = black_return(st) if seat == 0 else -black_return(st)
-        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - root_ply))
+        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - ctx[AB_ROOT_PLY]))
     if depth <= 0 or level >= MAX_LEVEL - 1:
-        value = evaluate(st, cfg, steps, rays, worth)
+        value = evaluate(st, rules, worth)
         return sign * (value if seat == 0 else -value)
-    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    n = legal_moves(st, rules, moves[level], work)
     child = children[level]
     if st[NDICE] == 0:
         total = 0.0
         for i in range(n):
             child[:] = st
-            play(child, moves[level, i], cfg, steps, rays, work)
+            play(child, moves[level, i], rules, work)
             below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
             value = expectiminimax(
-                child, below_depth, -common.INF, common.INF, level + 1, seat, root_ply, ctx, deadline, cfg,
-                steps, rays, worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, below_depth, -common.INF, common.INF, level + 1, ctx, deadline, rules, worth, space
+            )
             if ctx[common.C_ABORT]:
                 return 0.0
             total += roll_chance(moves[level, i]) * (value if root_sign(child, cfg, seat) == 1.0 else -value)
@@ -755,17 +836,15 @@ def expectiminimax(
     for i in range(n):
         move = common.pick_next(moves[level], scores[level], i, n)
         child[:] = st
-        play(child, move, cfg, steps, rays, work)
+        play(child, move, rules, work)
         if root_sign(child, cfg, seat) == sign:
             value = expectiminimax(
-                child, depth - 1, alpha, beta, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
-                worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, depth - 1, alpha, beta, level + 1, ctx, deadline, rules, worth, space
+            )
         else:
             value = -expectiminimax(
-                child, depth - 1, -beta, -alpha, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
-                worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, depth - 1, -beta, -alpha, level + 1, ctx, deadline, rules, worth, space
+            )
         if ctx[common.C_ABORT]:
             return 0.0
         if value > best:
@@ -780,8 +859,7 @@ def expectiminimax(
 
 @njit(cache=True)
 def alphabeta(
-    root, root_moves, max_depth, node_limit, seconds, cfg, steps, rays, worth, work, history, root_scores,
-    stats,
+    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -792,14 +870,22 @@ def alphabeta(
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
     (|value| > 0.99).
     """
+    cfg = rules[0]
     n = root_moves.shape[0]
-    ctx = np.zeros(4, dtype=np.int64)
+    ctx = np.zeros(8, dtype=np.int64)
     ctx[common.C_NODE_LIMIT] = node_limit
-    deadline = common.deadline_after(seconds)
     seat = root[SIDE]
-    moves = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
-    scores = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    ctx[AB_SEAT] = seat
+    ctx[AB_ROOT_PLY] = root[PLY]
+    deadline = common.deadline_after(seconds)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
+    space = (
+        work,
+        np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64),
+        np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64),
+        children,
+        history,
+    )
     child = children[MAX_LEVEL]
     order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -common.INF
@@ -810,17 +896,15 @@ def alphabeta(
         for r in range(n):
             index = order[r]
             child[:] = root
-            play(child, root_moves[index], cfg, steps, rays, work)
+            play(child, root_moves[index], rules, work)
             if root_sign(child, cfg, seat) == 1.0:
                 value = expectiminimax(
-                    child, depth - 1, alpha, common.INF, level, seat, root[PLY], ctx, deadline, cfg, steps,
-                    rays, worth, work, moves, scores, children, history,
-                )  # fmt: skip
+                    child, depth - 1, alpha, common.INF, level, ctx, deadline, rules, worth, space
+                )
             else:
                 value = -expectiminimax(
-                    child, depth - 1, -common.INF, -alpha, level, seat, root[PLY], ctx, deadline, cfg, steps,
-                    rays, worth, work, moves, scores, children, history,
-                )  # fmt: skip
+                    child, depth - 1, -common.INF, -alpha, level, ctx, deadline, rules, worth, space
+                )
             if ctx[common.C_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
@@ -206,6 +206,8 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self.shogammon = game
         self.cfg = config(game)
         self.steps, self.rays = build_geometry() if geometry is None else geometry
+        self.rules = (self.cfg, self.steps, self.rays)
+        """What the compiled rules take: the settings and the geometry (one tuple of the same arrays)."""
         self.worth = np.array(PIECE_WORTH, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = np.zeros(jit.WORK_SIZE + history_room(game), dtype=np.int64)
@@ -343,13 +345,13 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     def legal_moves(self, state: State[Any]) -> list[ShogammonMove]:
         """The legal moves (rolls before a roll) in the reference's order."""
-        count = jit.legal_moves(self.encode(state), self.cfg, self.steps, self.rays, self._moves, self._work)
+        count = jit.legal_moves(self.encode(state), self.rules, self._moves, self._work)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
 
     def play(self, state: State[Any], move: ShogammonMove) -> ShogammonState:
         """The state after a legal ``move`` (a roll included)."""
         st = self.encode(state)
-        jit.play(st, self.encode_move(move), self.cfg, self.steps, self.rays, self._work)
+        jit.play(st, self.encode_move(move), self.rules, self._work)
         return self.decode(st)
 
     def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
@@ -362,7 +364,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     def evaluate(self, state: State[Any]) -> tuple[float, ...]:
         """The reference's evaluation, computed by the kernel."""
-        value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
+        value = float(jit.evaluate(self.encode(state), self.rules, self.worth))
         return (value, -value)
 
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
@@ -375,45 +377,57 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`.
+
+        The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
+        """
         check_perft_depth(depth)
-        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
-        children = np.empty((max(depth, 1), jit.SIZE), dtype=np.int64)
-        return int(
-            jit.perft(
-                self.encode(state), depth, bulk, self.cfg, self.steps, self.rays, moves, self._work, children
-            )
-        )
+        root = self.encode(state)
+        with compiled_threads(threads):
+            return int(jit.parallel_perft(root, depth, bulk, self.rules, self._work))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0, record_from: int = 0
-    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
-        first = self.encode(start if start is not None else self.shogammon.new_initial_state())
+        self,
+        first: int,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        threads: int | None,
+    ) -> PlayoutBatch:
+        """Games ``first`` .. ``first + games - 1`` of a batch, their moves into ``record``'s rows."""
+        begin = self.encode(start if start is not None else self.shogammon.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-        record = np.zeros(
-            (record_rows, self.shogammon.max_game_length + 1 if record_rows else 0), dtype=np.int64
-        )
-        cfg, steps, rays, work = self.cfg, self.steps, self.rays, self._work
-        batch = playout_batch(
-            games,
-            2,
-            lambda returns, plies: jit.random_playouts(
-                first, games, stream, cfg, steps, rays, returns, plies, record, record_from, work
-            ),
-        )
-        return batch, record
+        rules, work = self.rules, self._work
+        with compiled_threads(threads) as blocks:
+            return playout_batch(
+                games,
+                2,
+                lambda returns, plies: jit.random_playouts(
+                    begin, first, games, blocks, stream, rules, returns, plies, record, work
+                ),
+            )
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start)[0]
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are shared among ``threads`` threads (``None``: every core); game ``i`` is the same
+        whatever their number.
+        """
+        return self._playouts(0, games, seed, start, np.zeros((0, 0), dtype=np.int64), threads)
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShogammonMove]:
-        """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
-        batch, record = self._playouts(index + 1, seed, start, 1, index)  # game ``index`` only
-        return moves_by_code(self, record[0, : int(batch.plies[index])])
+        """The moves (rolls included) of game ``index`` of :meth:`random_playouts`; only it is played."""
+        if index < 0:
+            raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
+        record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index, 1, seed, start, record, 1)
+        return moves_by_code(self, record[0, : int(batch.plies[0])])
 
 
 class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
@@ -443,8 +457,8 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         """The compiled search (:func:`shogames.games.shogammon._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
-            kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.steps, kernel.rays,
-            kernel.worth, kernel._work, self._history, *out,
+            kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
+            self._history, *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -462,7 +476,7 @@ class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
         """The compiled loop (:func:`shogames.games.shogammon._jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
-        rules = (kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work)
+        rules = (kernel.rules, kernel.worth, kernel._work)
         return self.call_loop(jit.mcts, (root, codes), budget, rules, root, out)
 
 
