@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 from numba import njit, prange
+from numba.types import Tuple, boolean, float64, int64, void
 
 from shogames.games.sho import (
     CONFIDENCE,
@@ -74,6 +75,12 @@ THROW, MOVE, ENTER, PASS, RETHROW, FIRST = 0, 1, 2, 3, 4, 5
 PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
 SUBSETS_ROOM = 1 << 12  # the most distinct sub-multisets of the values (at most 12 values are enumerated)
+
+# Explicit signatures for the move generator and its helpers: callers pass constants (a first_only flag,
+# a length of 1, a count of 0), and without a signature numba compiles a copy for each literal value.
+I1 = int64[::1]  # a state array, the settings, a move buffer
+F1 = float64[::1]
+WORK = Tuple((int64[:, ::1], I1, int64[:, ::1], I1))  # kernel.new_work(): subsets, lengths, counting, moves
 
 
 @njit(cache=True)
@@ -147,7 +154,7 @@ def opening(st, side, cfg):
     return hand == cfg[C_COINS]
 
 
-@njit(cache=True)
+@njit(int64(I1, int64, int64, int64, I1), cache=True)
 def landing(st, side, coins, target, cfg):
     """What ``coins`` coins of ``side`` arriving on ``target`` do: PLACE, STACK, KILL, BEAR_OFF, BLOCKED."""
     goal = cfg[C_GOAL]
@@ -166,7 +173,7 @@ def landing(st, side, coins, target, cfg):
     return KILL if size <= coins else BLOCKED
 
 
-@njit(cache=True)
+@njit(int64(I1, int64, int64, I1), cache=True)
 def entry_size(st, side, target, cfg):
     """How many coins an entry of ``side`` onto ``target`` brings."""
     hand = st[HAND + side]
@@ -271,7 +278,7 @@ def subset_before(out, lengths, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(int64(int64, int64, int64, I1, int64), cache=True)
 def move_code(kind, source, coins, subset, length):
     """A move's code (see the module docstring)."""
     code = kind | (source << 3) | (coins << 11) | (length << 22)
@@ -294,7 +301,7 @@ def splitting(st, cfg):
     return cfg[C_FLEXIBLE] != 0 and st[S_PARAS] > 0 and st[S_PHASE] == MOVE_PHASE and st[S_FOLLOWING] == 0
 
 
-@njit(cache=True)
+@njit(int64(I1, I1, int64, int64, I1, int64, I1, int64, boolean), cache=True)
 def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
     """Write the entry (or entries) and stack moves spending ``subset`` (sum ``value``) from ``out[n]``.
 
@@ -335,7 +342,7 @@ def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
     return n
 
 
-@njit(cache=True)
+@njit(Tuple((int64, boolean))(I1, I1, int64, I1, WORK, boolean), cache=True)
 def follow_or_split_moves(st, cfg, side, out, work, first_only):
     """The moves of the follow phase, or of a flexible pa ra's first part, from ``out[0]``.
 
@@ -372,7 +379,26 @@ def follow_or_split_moves(st, cfg, side, out, work, first_only):
     return n, False
 
 
-@njit(cache=True)
+@njit(int64(I1, I1, int64, I1, WORK, boolean), cache=True)
+def spending_moves(st, cfg, side, out, work, first_only):
+    """The entries and stack moves of each sub-multiset of the values one move may spend, from ``out[0]``."""
+    if st[S_NVALUES] > 12:
+        raise ValueError("more values to spend than the Sho kernel enumerates")
+    subset_values, lengths, tmp, _ = work
+    count = subsets(st, cfg, subset_values, lengths, tmp)
+    n = 0
+    for s in range(count):
+        length = lengths[s]
+        value = 0
+        for k in range(length):
+            value += subset_values[s, k]
+        n = entries_and_moves(st, cfg, side, value, subset_values[s], length, out, n, first_only)
+        if first_only and n:
+            return n
+    return n
+
+
+@njit(int64(I1, I1, I1, WORK, boolean), cache=True)
 def legal_moves(st, cfg, out, work, first_only):
     """Write the legal moves' codes to ``out`` in the reference's order; return how many.
 
@@ -409,26 +435,7 @@ def legal_moves(st, cfg, out, work, first_only):
     return n
 
 
-@njit(cache=True)
-def spending_moves(st, cfg, side, out, work, first_only):
-    """The entries and stack moves of each sub-multiset of the values one move may spend, from ``out[0]``."""
-    if st[S_NVALUES] > 12:
-        raise ValueError("more values to spend than the Sho kernel enumerates")
-    subset_values, lengths, tmp, _ = work
-    count = subsets(st, cfg, subset_values, lengths, tmp)
-    n = 0
-    for s in range(count):
-        length = lengths[s]
-        value = 0
-        for k in range(length):
-            value += subset_values[s, k]
-        n = entries_and_moves(st, cfg, side, value, subset_values[s], length, out, n, first_only)
-        if first_only and n:
-            return n
-    return n
-
-
-@njit(cache=True)
+@njit(void(I1, int64), cache=True)
 def insert_value(st, value):
     """Add ``value`` to the increasing values."""
     n = st[S_NVALUES]
@@ -677,6 +684,13 @@ def on_track(st, side, cfg):
 
 
 @njit(cache=True)
+def remove_values(st, move, length):
+    """Remove the values a move spent from the values to spend."""
+    for k in range(length):
+        remove_value(st, move_value(move, k, length))
+
+
+@njit(boolean(I1, int64, int64, int64, int64, int64, boolean, I1), cache=True)
 def after_spending(st, move, length, value, target, result, earned, cfg):
     """The step after a move spent ``value`` (``earned``: it stacked or killed); whether to settle.
 
@@ -736,13 +750,6 @@ def after_spending(st, move, length, value, target, result, earned, cfg):
 
 
 @njit(cache=True)
-def remove_values(st, move, length):
-    """Remove the values a move spent from the values to spend."""
-    for k in range(length):
-        remove_value(st, move_value(move, k, length))
-
-
-@njit(cache=True)
 def returns(st, cfg, out):
     """Every seat's return: the winning team's seats get +1, the others share the loss; 0 without a winner.
 
@@ -778,7 +785,7 @@ def returns(st, cfg, out):
     win_returns(winner, cfg, out, 1.0, False)
 
 
-@njit(cache=True)
+@njit(void(int64, I1, F1, float64, boolean), cache=True)
 def win_returns(side, cfg, out, share, add):
     """Every seat's return when ``side`` wins (its team +1, the others share the loss) into ``out``.
 
@@ -914,28 +921,27 @@ def perft(st, depth, bulk, cfg, moves, work, children):
 
 
 @njit(cache=True, parallel=True)
-def parallel_perft(st, depth, bulk, cfg):
-    """:func:`perft` with the root's moves spread over numba's threads (each with its own scratch space)."""
-    if depth <= 1:
-        return perft_alone(st, depth, bulk, cfg)
-    roots = np.empty(MAX_MOVES, dtype=np.int64)
-    n = legal_moves(st, cfg, roots, new_work(), False)
-    leaves = np.zeros(n, dtype=np.int64)
-    for i in prange(n):
-        child = st.copy()
-        work = new_work()
-        play(child, roots[i], cfg, work)
-        leaves[i] = perft_alone(child, depth - 1, bulk, cfg)
+def parallel_perft(st, roots, depth, bulk, cfg):
+    """:func:`perft` to ``depth`` (1 or more) from ``st``, whose legal moves are ``roots``.
+
+    The root's moves are spread over numba's threads, each subtree counted with scratch space of its own.
+    """
+    leaves = np.zeros(roots.shape[0], dtype=np.int64)
+    for i in prange(roots.shape[0]):
+        leaves[i] = perft_after(st, roots[i], depth - 1, bulk, cfg)
     return leaves.sum()
 
 
 @njit(cache=True)
-def perft_alone(st, depth, bulk, cfg):
-    """:func:`perft` with scratch space of its own."""
+def perft_after(st, move, depth, bulk, cfg):
+    """:func:`perft` to ``depth`` after ``move`` from ``st`` (left as it is), with scratch of its own."""
+    child = st.copy()
+    work = new_work()
+    play(child, move, cfg, work)
     levels = max(depth, 1)
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     children = np.empty((levels, st.shape[0]), dtype=np.int64)
-    return perft(st, depth, bulk, cfg, moves, new_work(), children)
+    return perft(child, depth, bulk, cfg, moves, work, children)
 
 
 @njit(cache=True)
@@ -990,19 +996,18 @@ def is_chance(st, cfg):
 
 
 @njit(cache=True)
-def ab_value(
-    st, depth, alpha, beta, level, ctx, deadline, cfg, reach, work, children, moves, scores, out, tt_keys,
-    tt_moves, history,
-):  # fmt: skip
+def ab_value(st, depth, alpha, beta, level, ctx, deadline, cfg, reach, space):
     """The value of ``st`` for the searching seat (``ctx[AB_ROOT_SEAT]``), searched ``depth`` decisions.
 
     The ``alphabeta`` agent's search: the returns at the end (a win worth ``WIN_DISCOUNT`` less per ply
     from the root), the evaluation at the horizon; a chance node is the probability-weighted mean of its
     outcomes (each searched with a full window, as in expectiminimax) and does not use up depth unless
     it follows another chance node; the searching seat maximises and every other seat minimises its
-    value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
-    ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
+    value (the paranoid reduction). ``space`` is (work, children, moves, scores, out, tt_keys, tt_moves,
+    history): ``level`` indexes the scratch rows (``children``, ``moves``, ``scores``), ``out`` takes
+    returns and evaluations, and the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
     """
+    work, children, moves, scores, out, tt_keys, tt_moves, history = space
     if common.out_of_budget(ctx, deadline):
         return 0.0
     root = ctx[AB_ROOT_SEAT]
@@ -1026,10 +1031,7 @@ def ab_value(
             child[:] = st
             play(child, move, cfg, work)
             below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
-            value = ab_value(
-                child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, work, children, moves,
-                scores, out, tt_keys, tt_moves, history,
-            )  # fmt: skip
+            value = ab_value(child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, space)
             if ctx[AB_ABORT]:
                 return 0.0
             total += probability * value
@@ -1055,10 +1057,7 @@ def ab_value(
         scores[level, pick] = scores[level, i]
         child[:] = st
         play(child, move, cfg, work)
-        value = ab_value(
-            child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, work, children, moves,
-            scores, out, tt_keys, tt_moves, history,
-        )  # fmt: skip
+        value = ab_value(child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, space)
         if ctx[AB_ABORT]:
             return 0.0
         if maximising:
@@ -1107,8 +1106,12 @@ def alphabeta(
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
     out = np.zeros(4, dtype=np.float64)
+    space = (work, children, moves, scores, out, tt_keys, tt_moves, history)
     child = np.empty(size, dtype=np.int64)
-    order, iteration, done, best_index, completed = common.new_root(n)
+    order, iteration, done, best_index, none_completed = common.new_root(n)
+    # The depth completed as an int64 from the start: typed as the literal 0, it would compile a second
+    # copy of common.end_iteration.
+    completed = np.int64(none_completed)
     best_value = -INF
     # level is a variable, not the literal 0: a literal would compile a second overload of the
     # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
@@ -1120,10 +1123,7 @@ def alphabeta(
             index = order[r]
             child[:] = root
             play(child, root_moves[index], cfg, work)
-            value = ab_value(
-                child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children, moves,
-                scores, out, tt_keys, tt_moves, history,
-            )  # fmt: skip
+            value = ab_value(child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, space)
             if ctx[AB_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)

@@ -322,8 +322,14 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
         """
         check_perft_depth(depth)
+        if depth == 0:
+            return 1
+        root = self.encode(state)
+        roots = self._moves[: jit.legal_moves(root, self.cfg, self._moves, self._work, False)].copy()
+        if depth == 1 and bulk:
+            return len(roots)
         with compiled_threads(threads):
-            return int(jit.parallel_perft(self.encode(state), depth, bulk, self.cfg))
+            return int(jit.parallel_perft(root, roots, depth, bulk, self.cfg))
 
     def _playouts(
         self,

@@ -34,6 +34,7 @@ import math
 
 import numpy as np
 from numba import njit, prange
+from numba.types import Tuple, int64
 
 from shogames.games.shogammon import CONFIDENCE, HAND_BONUS, MATERIAL_SCALE, NEXT_BEST_SHARE, POINT_BONUS
 from shogames.kernels import common
@@ -54,6 +55,7 @@ ROLL, ACT, PAIR, LOSE, OPEN = 0, 1, 2, 3, 4
 PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
 
 MAX_MOVES = 4096
+I1 = int64[::1]  # a state array, the settings, a move buffer (in explicit signatures)
 MAX_PART = 1024
 # Work array regions: half moves, second halves, acts counted on the side, a scratch state, moves of
 # the settle test, dice used per move (strict_dice).
@@ -102,7 +104,8 @@ def ended(st, cfg):
     return st[WINNER] >= 0 or st[END] != 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
 
 
-@njit(cache=True)
+# One signature: the counts start as the literal 0, which would compile a second copy.
+@njit(Tuple((int64, int64))(I1, int64, int64, int64, int64, int64, int64, I1, int64, I1, int64), cache=True)
 def add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh):
     """Add one piece's moves to one square; returns the new counts.
 
@@ -597,31 +600,30 @@ def perft(st, depth, bulk, rules, moves, work, children):
 
 
 @njit(cache=True, parallel=True)
-def parallel_perft(st, depth, bulk, rules, work):
-    """:func:`perft` with the root's moves spread over numba's threads.
+def parallel_perft(st, roots, depth, bulk, rules, work):
+    """:func:`perft` to ``depth`` (1 or more) from ``st``, whose legal moves are ``roots``.
 
-    Each root move gets scratch space of its own, with the root's history (``work``) copied into it.
+    The root's moves are spread over numba's threads, each subtree counted with space of its own.
     """
-    if depth <= 1:
-        return perft_alone(st, depth, bulk, rules, own_work(work, st))
-    roots = np.empty(MAX_MOVES, dtype=np.int64)
-    n = legal_moves(st, rules, roots, work)
-    leaves = np.zeros(n, dtype=np.int64)
-    for i in prange(n):
-        child = st.copy()
-        mine = own_work(work, st)
-        play(child, roots[i], rules, mine)
-        leaves[i] = perft_alone(child, depth - 1, bulk, rules, mine)
+    leaves = np.zeros(roots.shape[0], dtype=np.int64)
+    for i in prange(roots.shape[0]):
+        leaves[i] = perft_after(st, roots[i], depth - 1, bulk, rules, work)
     return leaves.sum()
 
 
 @njit(cache=True)
-def perft_alone(st, depth, bulk, rules, work):
-    """:func:`perft` with per-level space of its own."""
+def perft_after(st, move, depth, bulk, rules, work):
+    """:func:`perft` to ``depth`` after ``move`` from ``st`` (left as it is), with space of its own.
+
+    Its work array starts with ``st``'s history, copied from ``work``.
+    """
+    child = st.copy()
+    mine = own_work(work, st)
+    play(child, move, rules, mine)
     levels = max(depth, 1)
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     children = np.empty((levels, SIZE), dtype=np.int64)
-    return perft(st, depth, bulk, rules, moves, work, children)
+    return perft(child, depth, bulk, rules, moves, mine, children)
 
 
 @njit(cache=True)
@@ -887,7 +889,10 @@ def alphabeta(
         history,
     )
     child = children[MAX_LEVEL]
-    order, iteration, done, best_index, completed = common.new_root(n)
+    order, iteration, done, best_index, none_completed = common.new_root(n)
+    # The depth completed as an int64 from the start: typed as the literal 0, it would compile a second
+    # copy of common.end_iteration.
+    completed = np.int64(none_completed)
     best_value = -common.INF
     level = np.int64(1)  # a variable, not a literal: see numba issue #6713 in docs/kernels.md
     for depth in range(1, max_depth + 1):

@@ -383,9 +383,14 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
         """
         check_perft_depth(depth)
+        if depth == 0:
+            return 1
         root = self.encode(state)
+        roots = self._moves[: jit.legal_moves(root, self.rules, self._moves, self._work)].copy()
+        if depth == 1 and bulk:
+            return len(roots)
         with compiled_threads(threads):
-            return int(jit.parallel_perft(root, depth, bulk, self.rules, self._work))
+            return int(jit.parallel_perft(root, roots, depth, bulk, self.rules, self._work))
 
     def _playouts(
         self,
