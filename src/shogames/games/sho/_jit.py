@@ -76,8 +76,10 @@ PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
 SUBSETS_ROOM = 1 << 12  # the most distinct sub-multisets of the values (at most 12 values are enumerated)
 
-# Explicit signatures for the move generator and its helpers: callers pass constants (a first_only flag,
-# a length of 1, a count of 0), and without a signature numba compiles a copy for each literal value.
+# Explicit signatures for helpers off the hot path: callers pass constants (a flag, a length of 1, a count
+# of 0), and without a signature numba compiles a copy for each literal value (entries_and_moves had 12).
+# The hot move generator keeps them: legal_moves with a signature (a first_only tested at run time) or
+# with its subset loop in a function of its own made perft 8-11% slower (measured).
 I1 = int64[::1]  # a state array, the settings, a move buffer
 F1 = float64[::1]
 WORK = Tuple((int64[:, ::1], I1, int64[:, ::1], I1))  # kernel.new_work(): subsets, lengths, counting, moves
@@ -154,7 +156,7 @@ def opening(st, side, cfg):
     return hand == cfg[C_COINS]
 
 
-@njit(int64(I1, int64, int64, int64, I1), cache=True)
+@njit(cache=True)
 def landing(st, side, coins, target, cfg):
     """What ``coins`` coins of ``side`` arriving on ``target`` do: PLACE, STACK, KILL, BEAR_OFF, BLOCKED."""
     goal = cfg[C_GOAL]
@@ -173,7 +175,7 @@ def landing(st, side, coins, target, cfg):
     return KILL if size <= coins else BLOCKED
 
 
-@njit(int64(I1, int64, int64, I1), cache=True)
+@njit(cache=True)
 def entry_size(st, side, target, cfg):
     """How many coins an entry of ``side`` onto ``target`` brings."""
     hand = st[HAND + side]
@@ -278,7 +280,7 @@ def subset_before(out, lengths, a, b):
     return False
 
 
-@njit(int64(int64, int64, int64, I1, int64), cache=True)
+@njit(cache=True)
 def move_code(kind, source, coins, subset, length):
     """A move's code (see the module docstring)."""
     code = kind | (source << 3) | (coins << 11) | (length << 22)
@@ -379,53 +381,76 @@ def follow_or_split_moves(st, cfg, side, out, work, first_only):
     return n, False
 
 
-@njit(int64(I1, I1, int64, I1, WORK, boolean), cache=True)
-def spending_moves(st, cfg, side, out, work, first_only):
-    """The entries and stack moves of each sub-multiset of the values one move may spend, from ``out[0]``."""
-    if st[S_NVALUES] > 12:
-        raise ValueError("more values to spend than the Sho kernel enumerates")
-    subset_values, lengths, tmp, _ = work
-    count = subsets(st, cfg, subset_values, lengths, tmp)
-    n = 0
-    for s in range(count):
-        length = lengths[s]
-        value = 0
-        for k in range(length):
-            value += subset_values[s, k]
-        n = entries_and_moves(st, cfg, side, value, subset_values[s], length, out, n, first_only)
-        if first_only and n:
-            return n
-    return n
-
-
-@njit(int64(I1, I1, I1, WORK, boolean), cache=True)
+@njit(cache=True)
 def legal_moves(st, cfg, out, work, first_only):
     """Write the legal moves' codes to ``out`` in the reference's order; return how many.
 
-    With ``first_only``, stop at the first one (to learn whether there is any).
+    With ``first_only``, stop at the first one (to learn whether there is any). The loop over the
+    subsets is :func:`entries_and_moves` written out: called from here, it cost 8-11% of perft.
     """
     if ended(st, cfg):
         return 0
     phase = st[S_PHASE]
+    n = 0
     if phase == FIRST_PHASE:
         for seat in range(cfg[C_PLAYERS]):
-            out[seat] = FIRST | (seat << 11)
-        return cfg[C_PLAYERS]
+            out[n] = FIRST | (seat << 11)
+            n += 1
+        return n
     if phase == THROW_PHASE:
-        n = 0
         for low in range(1, 7):
             for high in range(low, 7):
                 out[n] = THROW | (low << 16) | (high << 19)
                 n += 1
         return n
     side = side_of(st[S_SEAT], cfg)
+    goal = cfg[C_GOAL]
+    subset_values, lengths, tmp, _ = work
     passing = False
     if st[S_FOLLOWING] or (cfg[C_FLEXIBLE] and st[S_PARAS] > 0):
         n, passing = follow_or_split_moves(st, cfg, side, out, work, first_only)
+        if first_only and n:
+            return n
     else:
-        n = spending_moves(st, cfg, side, out, work, first_only)
-    if first_only and n:
-        return n
+        if st[S_NVALUES] > 12:
+            raise ValueError("more values to spend than the Sho kernel enumerates")
+        count = subsets(st, cfg, subset_values, lengths, tmp)
+        hand = st[HAND + side]
+        for s in range(count):
+            if n + goal + 2 > out.shape[0]:
+                raise ValueError("more legal moves than the Sho kernel's move buffer holds")
+            length = lengths[s]
+            value = 0
+            for k in range(length):
+                value += subset_values[s, k]
+            if hand:
+                coins = entry_size(st, side, value, cfg)
+                if landing(st, side, coins, value, cfg) != BLOCKED:
+                    out[n] = move_code(ENTER, 0, coins, subset_values[s], length)
+                    n += 1
+                    if first_only:
+                        return n
+                if (
+                    cfg[C_SIX_THREE]
+                    and length == 1
+                    and value == 9
+                    and st[S_FIRST_LOW] == 3
+                    and st[S_FIRST_HIGH] == 6
+                    and st[ENTERED + side]
+                    and hand == cfg[C_COINS]
+                    and st[OWNER + 9] < 0
+                    and coins != cfg[C_COINS]
+                ):
+                    out[n] = move_code(ENTER, 0, cfg[C_COINS], subset_values[s], length)
+                    n += 1
+            for source in range(1, goal):
+                if st[OWNER + source] == side:
+                    coins = st[OWNER + goal + source]
+                    if landing(st, side, coins, source + value, cfg) != BLOCKED:
+                        out[n] = move_code(MOVE, source, 0, subset_values[s], length)
+                        n += 1
+                        if first_only:
+                            return n
     if cfg[C_IOS] and st[S_PARAS] and st[S_NVALUES] == 1 and st[S_VALUES] == 2 * st[S_PARAS]:
         out[n] = RETHROW
         n += 1
@@ -995,19 +1020,21 @@ def is_chance(st, cfg):
     return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
 
 
+# The scratch arrays go one by one: passed as one tuple, the recursion cost 10% of the search (measured).
 @njit(cache=True)
-def ab_value(st, depth, alpha, beta, level, ctx, deadline, cfg, reach, space):
+def ab_value(
+    st, depth, alpha, beta, level, ctx, deadline, cfg, reach, work, children, moves, scores, out, tt_keys,
+    tt_moves, history,
+):  # fmt: skip
     """The value of ``st`` for the searching seat (``ctx[AB_ROOT_SEAT]``), searched ``depth`` decisions.
 
     The ``alphabeta`` agent's search: the returns at the end (a win worth ``WIN_DISCOUNT`` less per ply
     from the root), the evaluation at the horizon; a chance node is the probability-weighted mean of its
     outcomes (each searched with a full window, as in expectiminimax) and does not use up depth unless
     it follows another chance node; the searching seat maximises and every other seat minimises its
-    value (the paranoid reduction). ``space`` is (work, children, moves, scores, out, tt_keys, tt_moves,
-    history): ``level`` indexes the scratch rows (``children``, ``moves``, ``scores``), ``out`` takes
-    returns and evaluations, and the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
+    value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
+    ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
     """
-    work, children, moves, scores, out, tt_keys, tt_moves, history = space
     if common.out_of_budget(ctx, deadline):
         return 0.0
     root = ctx[AB_ROOT_SEAT]
@@ -1031,7 +1058,10 @@ def ab_value(st, depth, alpha, beta, level, ctx, deadline, cfg, reach, space):
             child[:] = st
             play(child, move, cfg, work)
             below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
-            value = ab_value(child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, space)
+            value = ab_value(
+                child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
             if ctx[AB_ABORT]:
                 return 0.0
             total += probability * value
@@ -1057,7 +1087,10 @@ def ab_value(st, depth, alpha, beta, level, ctx, deadline, cfg, reach, space):
         scores[level, pick] = scores[level, i]
         child[:] = st
         play(child, move, cfg, work)
-        value = ab_value(child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, space)
+        value = ab_value(
+            child, depth - 1, alpha, beta, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+            scores, out, tt_keys, tt_moves, history,
+        )  # fmt: skip
         if ctx[AB_ABORT]:
             return 0.0
         if maximising:
@@ -1106,12 +1139,8 @@ def alphabeta(
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
     out = np.zeros(4, dtype=np.float64)
-    space = (work, children, moves, scores, out, tt_keys, tt_moves, history)
     child = np.empty(size, dtype=np.int64)
-    order, iteration, done, best_index, none_completed = common.new_root(n)
-    # The depth completed as an int64 from the start: typed as the literal 0, it would compile a second
-    # copy of common.end_iteration.
-    completed = np.int64(none_completed)
+    order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
     # level is a variable, not the literal 0: a literal would compile a second overload of the
     # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
@@ -1123,7 +1152,10 @@ def alphabeta(
             index = order[r]
             child[:] = root
             play(child, root_moves[index], cfg, work)
-            value = ab_value(child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, space)
+            value = ab_value(
+                child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children, moves,
+                scores, out, tt_keys, tt_moves, history,
+            )  # fmt: skip
             if ctx[AB_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)
