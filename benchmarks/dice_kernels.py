@@ -133,17 +133,26 @@ def peer_rate(short_name: str, params: dict[str, int], games: int, seed: int) ->
     return plies / seconds, plies / games
 
 
-def thread_speedup(kernel: Any, games: int) -> tuple[float, float, float, tuple[float, float, float]]:
-    """(1-thread wall seconds, 2-thread wall seconds, speed-up, load averages before) of one batch."""
-    load = os.getloadavg()
+def thread_speedup(kernel: Any, games: int, repeats: int) -> tuple[float, float, float, float, float]:
+    """(1-thread wall s, 2-thread wall s, speed-up, 2-thread CPU s, load average) of one batch.
+
+    Medians of ``repeats`` runs, one and two threads alternating. The CPU seconds of the 2-thread run
+    show whether both threads ran at once (about twice the wall time) or took turns on one free core.
+    """
+    load = os.getloadavg()[0]
     kernel.random_playouts(8, seed=0, threads=2)  # start the thread pool outside the timing
-    walls = []
-    for threads in (1, 2):
-        started = time.perf_counter()
-        batch = kernel.random_playouts(games, seed=1, threads=threads)
-        walls.append(time.perf_counter() - started)
-        assert batch.games == games
-    return walls[0], walls[1], walls[0] / walls[1], load
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    cpus: list[float] = []
+    for _ in range(repeats):
+        for threads in (1, 2):
+            wall, cpu = time.perf_counter(), time.process_time()
+            batch = kernel.random_playouts(games, seed=1, threads=threads)
+            walls[threads].append(time.perf_counter() - wall)
+            if threads == 2:
+                cpus.append(time.process_time() - cpu)
+            assert batch.games == games
+    one, two = statistics.median(walls[1]), statistics.median(walls[2])
+    return one, two, one / two, statistics.median(cpus), load
 
 
 def midgames(game: Any, count: int) -> list[Any]:
@@ -185,18 +194,21 @@ def search_rates(kernel: Any, positions: list[Any], nodes: int, simulations: int
 
 
 COMPILE_CHILD = """
-import json, resource, time
+import json, time
 import shogames
 game = shogames.make({game_id!r})
-kernel = game.kernel
 wall, cpu = time.perf_counter(), time.process_time()
-kernel.warm_up()
+game.kernel.warm_up()  # the kernel's module is imported here, numba with it
 print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
 """
 
 
 def compile_cost(game_id: str) -> tuple[list[float], list[float]]:
-    """([wall, CPU] seconds of warm_up with an empty numba cache, [wall, CPU] with it filled)."""
+    """([wall, CPU] seconds of the kernel's import and warm_up with an empty numba cache, and with it filled).
+
+    Functions with explicit signatures compile (or load) when their module is imported, so the import
+    is counted with ``warm_up()``.
+    """
     code = COMPILE_CHILD.format(game_id=game_id)
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -275,15 +287,16 @@ def main() -> None:
             mcts = statistics.median(pair[1] for pair in pairs)
             print(f"| {label} | {ab:,.0f} | {mcts:,.0f} |")
     if args.threads:
-        print("\n| one batch, wall clock | games | 1 thread s | 2 threads s | speed-up | load avg before |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("\n| one batch | games | 1 thread (s) | 2 threads (s) | speed-up | 2 threads: CPU s | load |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for label, game_id, settings in OURS:
             kernel = shogames.make(game_id, None, **settings).kernel
             if kernel is None or not one_thread(kernel):
                 continue
-            one, two, speedup, load = thread_speedup(kernel, args.thread_games)
+            one, two, speedup, cpu, load = thread_speedup(kernel, args.thread_games, args.repeats)
             print(
-                f"| {label} | {args.thread_games} | {one:.2f} | {two:.2f} | {speedup:.2f}x | {load[0]:.2f} |"
+                f"| {label} | {args.thread_games} | {one:.2f} | {two:.2f} | {speedup:.2f}x | {cpu:.2f} "
+                f"| {load:.2f} |"
             )
 
 
