@@ -159,24 +159,22 @@ def test_sho_kernel_agrees_over_random_combinations_of_settings(seed: int) -> No
 
 
 def test_a_broken_sho_kernel_rule_is_caught() -> None:
-    from shogames.games.sho import _jit as _sho_jit
-    from shogames.games.sho.kernel import ShoKernel
+    from shogames.games.sho.kernel import C_ANY_SUBSET, ShoKernel
 
     game = shogames.make("sho")
     broken = ShoKernel(game)
-    broken.cfg[_sho_jit.C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
+    broken.cfg[C_ANY_SUBSET] = 0  # a move may spend one value or all, no other combination
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=3, seed=1, kernel=broken, perft_depth=0)
 
 
 def test_a_broken_partner_rule_is_caught() -> None:
-    from shogames.games.sho import _jit as _sho_jit
-    from shogames.games.sho.kernel import ShoKernel
+    from shogames.games.sho.kernel import C_PARTNERS, ShoKernel
 
     settings, text = SHO_POSITIONS[6]
     game = sho_game(settings)
     broken = ShoKernel(game)
-    broken.cfg[_sho_jit.C_PARTNERS] = 0  # a partner's stack no longer blocks: it may be killed
+    broken.cfg[C_PARTNERS] = 0  # a partner's stack no longer blocks: it may be killed
     start = game.state_from_text(text)
     check_kernel(game, games=2, seed=1, starts=[start], perft_depth=0)  # the right kernel agrees
     with pytest.raises(AssertionError, match="kernel and reference differ"):
@@ -367,3 +365,27 @@ def test_kernel_alphabeta_agents_play_sho() -> None:
     assert final.is_terminal() and sorted(final.returns()) == [-0.5, -0.5, 1.0]
     searched = agents[0].last_result  # type: ignore[attr-defined]
     assert searched is not None and 0 < searched.nodes <= 2000
+
+
+# --- Parallel batches ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "settings", [{"players": 2, "shells": 20, "coins": 4}, {"para_mode": "pool", "shells": 16, "coins": 3}]
+)
+def test_sho_batches_are_the_same_on_any_number_of_threads(settings: dict[str, object]) -> None:
+    from shogames.games.sho.kernel import ShoKernel
+
+    game = sho_game(settings)
+    kernel = ShoKernel(game)
+    start = sho_midgame(2, 20, game)
+    batches = [kernel.random_playouts(41, seed=6, start=start, threads=threads) for threads in (1, 2, None)]
+    for batch in batches[1:]:
+        assert np.array_equal(batch.plies, batches[0].plies)
+        assert np.array_equal(batch.returns, batches[0].returns)
+    for index in (0, 40):
+        check_random_game(kernel, batches[1], 6, index, start)
+    counts = {kernel.perft(start, 4, bulk=bulk, threads=t) for bulk in (True, False) for t in (1, 2)}
+    assert counts == {perft(start, 4)}
+    with pytest.raises(ValueError, match="threads must be 1 or more"):
+        kernel.random_playouts(2, threads=0)

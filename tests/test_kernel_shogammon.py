@@ -17,8 +17,7 @@ from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import ShogammonGame
-from shogames.games.shogammon import _jit as jit
-from shogames.games.shogammon.kernel import STEPS, ShogammonKernel, build_geometry
+from shogames.games.shogammon.kernel import C_DROP_STACK, STEPS, ShogammonKernel, build_geometry
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
 from test_perft import PerftEntry, load_entries
 
@@ -198,7 +197,7 @@ def test_a_broken_shogammon_kernel_rule_is_caught() -> None:
     assert broken.perft(start, 2) != perft(start, 2)
     # A kernel whose settings say drop_stack=on while the game says off is caught the same way.
     stacking = ShogammonKernel(game)
-    stacking.cfg[jit.C_DROP_STACK] = 1
+    stacking.cfg[C_DROP_STACK] = 1
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=3, kernel=stacking, starts=[points_start(game)], perft_depth=0)
 
@@ -368,9 +367,46 @@ def test_shogammon_alphabeta_sees_a_fourfold_repetition(plies: int) -> None:
 def test_shogammon_mcts_puts_each_lines_history_back() -> None:
     # One history stack serves the whole tree: before playing on from a node, the MCTS writes back the
     # hashes its line added after the root (each node keeps its history's length and last hash).
-    states = np.zeros((4, jit.SIZE), dtype=np.int64)
-    states[:, jit.HISTORY] = (2, 2, 3, 4)  # the root's history holds 2; a turn starts at nodes 2 and 3
-    states[:, jit.LAST_HASH] = (7, 7, 111, 222)
-    work = np.full(jit.WORK_SIZE + 8, -5, dtype=np.int64)
-    jit.restore_history(states, np.array([0, 1, 2, 3]), 3, 2, work)
-    assert work[jit.W_HISTORY : jit.W_HISTORY + 5].tolist() == [-5, -5, 111, 222, -5]
+    from shogames.games.shogammon.kernel import (
+        HISTORY,
+        LAST_HASH,
+        SIZE,
+        W_HISTORY,
+        WORK_SIZE,
+        restore_history,
+    )
+
+    states = np.zeros((4, SIZE), dtype=np.int64)
+    states[:, HISTORY] = (2, 2, 3, 4)  # the root's history holds 2; a turn starts at nodes 2 and 3
+    states[:, LAST_HASH] = (7, 7, 111, 222)
+    work = np.full(WORK_SIZE + 8, -5, dtype=np.int64)
+    restore_history(states, np.array([0, 1, 2, 3]), 3, 2, work)
+    assert work[W_HISTORY : W_HISTORY + 5].tolist() == [-5, -5, 111, 222, -5]
+
+
+@pytest.mark.parametrize(
+    "settings", [{}, {"repetition": "fourfold"}, {"preset": "backgammon", "max_turns": 60}], ids=str
+)
+def test_shogammon_batches_are_the_same_on_any_number_of_threads(settings: dict[str, object]) -> None:
+    # Each thread's games start from a copy of the start's history (repetition=fourfold): after the kings'
+    # shuffle twice Black's position has stood three times, so the games that repeat it end early, on
+    # every number of threads alike.
+    game = game_of(settings)
+    kernel = ShogammonKernel(game)
+    start = game.new_initial_state()
+    if not game.backgammon_opening:
+        start = game.state_from_text(KINGS_ONLY)
+        for text in SHUFFLE * 2:
+            start = start.play_text(text)
+    batches = [kernel.random_playouts(33, seed=4, start=start, threads=threads) for threads in (1, 2, None)]
+    for batch in batches[1:]:
+        assert np.array_equal(batch.plies, batches[0].plies)
+        assert np.array_equal(batch.returns, batches[0].returns)
+    for index in (0, 32):
+        check_random_game(kernel, batches[1], 4, index, start)
+    if game.fourfold:  # the start's history shortens the games: without it they are longer
+        forgetting = game.state_from_position(start.position)
+        assert sum(batches[0].plies) < sum(kernel.random_playouts(33, seed=4, start=forgetting).plies)
+    rolled = start.play(start.legal_moves()[-1])
+    counts = {kernel.perft(rolled, 3, bulk=bulk, threads=t) for bulk in (True, False) for t in (1, 2)}
+    assert counts == {perft(rolled, 3)}

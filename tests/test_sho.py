@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import Counter
@@ -686,3 +687,51 @@ def test_r14_play_to_placings() -> None:
     assert done.is_terminal() and done.returns() == (1.0, 0.0, -1.0)
     with pytest.raises(SettingsError):
         game(players=4, play_to_placings="on")
+
+
+# --- The position value -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"players": 4, "team_coins": "separate", "shells": 16, "coins": 3},
+        {"flexible_para": "on", "finishing_overflow": "on", "shells": 16, "coins": 3},
+        {"para_mode": "pool", "shells": 16, "coins": 3},
+        {"opening_kill": "topup3_on_shomo", "play_to_placings": "on", "shells": 16, "coins": 3},
+        {"first_player": "random", "shells": 16, "coins": 2},
+    ],
+)
+def test_a_position_value_makes_the_same_state_and_text(settings: dict[str, object]) -> None:
+    import pickle
+
+    game = ShoGame(**settings)  # type: ignore[arg-type]
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    phases = set()
+    while True:
+        position = state.position
+        phases.add(position.phase)
+        again = game.state_from_position(position)
+        assert again == state and again.to_text() == state.to_text() and again.position == position
+        assert game.state_from_text(state.to_text()).position == position
+        assert pickle.loads(pickle.dumps(state)) == state and state.history == ()
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    assert {"throw", "move"} <= phases
+
+
+def test_a_position_value_is_trusted_but_sho_has_no_history() -> None:
+    game = ShoGame(players=2, shells=13, coins=1)
+    state = game.state_from_text("12a1 0/1 0/0 1 move 5 0 2-3 3 9 entered=ab")
+    position = state.position
+    assert (position.owner[12], position.size[12], position.values, position.first) == (0, 1, (5,), (2, 3))
+    with pytest.raises(ValueError, match="no repetition rule"):
+        game.state_from_position(position, history=[position])
+    with pytest.raises(ValueError, match="phase"):
+        game.state_from_position(dataclasses.replace(position, phase="moving"))
+    # A side with all its coins off has won, as every state judges it.
+    won = dataclasses.replace(position, owner=(-1,) * 13, size=(0,) * 13, off=(1, 0))
+    assert game.state_from_position(won).winner_side == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from fractions import Fraction
 
@@ -415,3 +416,51 @@ def test_backgammon_preset() -> None:
     game = ShogammonGame("backgammon")
     assert game.settings["opening_roll"] == "backgammon" and game.settings["strict_dice"] == "on"
     assert len(game.new_initial_state().chance_outcomes()) == 30
+
+
+# --- The position value and the history -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "settings", [{}, {"repetition": "fourfold", "max_turns": 40}, {"preset": "backgammon"}]
+)
+def test_a_position_value_and_history_make_the_same_state(settings: dict[str, object]) -> None:
+    import pickle
+    import random
+
+    game = ShogammonGame(**settings)  # type: ignore[arg-type]
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while True:
+        position = state.position
+        again = game.state_from_position(position, history=state.history)
+        assert again == state and again.to_text() == state.to_text() and again.history == state.history
+        assert again.is_terminal() == state.is_terminal() and again.position == position
+        assert game.state_from_text(state.to_text()).position == position
+        assert pickle.loads(pickle.dumps(state)).history == state.history
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    if game.fourfold:
+        # Every turn's start, the last one's but where the game ended with a king taken in mid-turn.
+        assert len(state.history) == state.turns + (state.winner is not None)
+    else:
+        assert state.history == ()
+
+
+def test_the_history_holds_the_earlier_turn_starts_and_a_fourth_standing_draws() -> None:
+    game = ShogammonGame(repetition="fourfold")
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b - 1 - 0")
+    assert state.history == ()  # the position stands at its turn's start, but is not an earlier one
+    start = state.position
+    for text in ("6-6", "6:9i9h", "6:9h9i", "6-6", "6:1a1b", "6:1b1a") * 3:
+        state = state.play_text(text)
+    assert state.termination() == "repetition" and state.position.end == "repetition"
+    assert [key.side for key in state.history] == [BLACK, WHITE] * 3
+    assert state.history.count((start.lower, start.upper, start.hands, start.side)) == 3
+    # The same position with a history of two earlier standings goes on; with three it is the fourth.
+    fresh = dataclasses.replace(state.position, end=None)
+    assert not game.state_from_position(fresh, history=state.history[:4]).is_terminal()
+    assert game.state_from_position(fresh, history=state.history).termination() == "repetition"
+    # The winner is the position's: a kernel's judgement is handed back as it is.
+    assert game.state_from_position(dataclasses.replace(fresh, winner=WHITE)).winner == WHITE

@@ -29,7 +29,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
@@ -73,12 +74,6 @@ SIDE_LETTERS: Final = "abcd"
 
 _THROW_PHASE, _MOVE_PHASE, _FIRST_PHASE, _FOLLOW_PHASE = 0, 1, 2, 3
 # A follow-up move inside one step: the second part of a flexible pa ra, or a finishing overflow.
-_PHASE_NAMES: Final = {
-    _THROW_PHASE: "throw",
-    _MOVE_PHASE: "move",
-    _FIRST_PHASE: "draw",
-    _FOLLOW_PHASE: "follow",
-}
 _PLACE, _STACK, _KILL, _OFF = 0, 1, 2, 3
 
 
@@ -140,24 +135,84 @@ def _reach_table(chained: int = 3) -> tuple[float, ...]:
     return tuple(float(reach.get(distance, 0)) for distance in range(max(reach) + 1))
 
 
-_REACH: Final = _reach_table()
-"""The evaluation's chance that a step can move a stack exactly d positions (d = 2 .. 12, a little beyond)."""
-_REACH_SPAN: Final = 12
+REACH: Final = _reach_table()
+"""The evaluation's chance that one step can move a stack exactly d positions, by d (index 0 unused)."""
+REACH_SPAN: Final = 12
 """How far behind a stack the evaluation looks for stacks that could land on it (a throw's most)."""
-_STEP: Final = 7.0
+STEP: Final = 7.0
 """The mean throw: positions a stack moves per step."""
-_OVERSHOOT: Final = 0.56
+OVERSHOOT: Final = 0.56
 """Steps a stack needs beyond distance / 7 to get past the goal: E[X^2] / (2 E[X]^2) for a throw X."""
-_HAND_EXTRA: Final = 1.3
+HAND_EXTRA: Final = 1.3
 """Steps a coin in hand costs beyond a lone coin at position 0: it must enter before it can move."""
-_DANGER: Final = 0.5
+DANGER: Final = 0.5
 """The share of a stack's loss when killed that a threat against it costs (not every threat is taken)."""
-_DANGER_LATER: Final = 0.5
+DANGER_LATER: Final = 0.5
 """The weight of threats by enemies who act only after the threatened side has moved again."""
-_MERGE: Final = 2.0
+MERGE: Final = 2.0
 """How many of a stack's steps the chance that one of its side's stacks behind lands on it saves."""
-_TEMPERATURE: Final = 0.25
+THROW_AHEAD: Final = 1.0
+"""The steps the side to move saves when it is about to throw (the throw to come)."""
+TEMPERATURE: Final = 0.25
 """Win chances are a softmax of -0.25 times each side's steps to finish."""
+CONFIDENCE: Final = 0.95
+"""The evaluation's expected returns are scaled by this, so that only the end of a game is worth +-1."""
+
+PHASES: Final = ("throw", "move", "draw", "follow")
+"""The step's phases as :attr:`ShoPosition.phase` names them (see :attr:`ShoState.phase`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShoPosition:
+    """Every field of a Sho position, as plain values (:attr:`ShoState.position`).
+
+    What :meth:`ShoState.to_text` writes, the reader reads, and the kernel's arrays hold;
+    :meth:`ShoGame.state_from_position` makes the state again. Sides are numbered from 0 (``a``); track
+    positions run from 0 (the hand, never a stack) to ``goal - 1``.
+
+    Attributes:
+        owner: per track position, the side owning the stack there, or -1 (``goal`` entries).
+        size: per track position, the coins in its stack (0 where there is none).
+        hand: per side, the coins in hand.
+        off: per side, the coins borne off.
+        entered: per side, whether it has ever entered a coin.
+        seat: the seat whose turn it is (also while the dice are thrown for it).
+        phase: one of :data:`PHASES`: ``"throw"`` (the dice are to be thrown), ``"move"`` (the seat
+            spends ``values``), ``"follow"`` (the second part of a flexible pa ra, or a finishing
+            overflow: one value, another stack) or ``"draw"`` (the draw of the first seat).
+        values: the values the seat may spend in this step, increasing (carried over into a throw).
+        paras: the pa ra (1,1) thrown in this step so far.
+        first: the step's first throw as (low, high) faces, or ``None``.
+        turns: seat turns completed (what ``max_turns`` counts).
+        ply: plies so far, throws included.
+        winner: the side that has won, or ``None``. The game is over once there is a winner or
+            ``turns`` reaches ``max_turns`` (a draw).
+        moved: in the follow phase, the position of the stack that may not move again, or -1.
+        bonus: in the follow phase, whether the step's first part already earned another throw.
+        banked: under ``para_mode=pool``, the bonus throws earned in this step and still to take.
+        shomo: under ``opening_kill=topup3_on_shomo``, the positions of the opening stacks (Sho-mo).
+        placed: under ``play_to_placings``, the sides that have finished, first finisher first.
+    """
+
+    owner: tuple[int, ...]
+    size: tuple[int, ...]
+    hand: tuple[int, ...]
+    off: tuple[int, ...]
+    entered: tuple[bool, ...]
+    seat: int
+    phase: str
+    values: tuple[int, ...] = ()
+    paras: int = 0
+    first: tuple[int, int] | None = None
+    turns: int = 0
+    ply: int = 0
+    winner: int | None = None
+    moved: int = -1
+    bonus: bool = False
+    banked: int = 0
+    shomo: frozenset[int] = frozenset()
+    placed: tuple[int, ...] = ()
+
 
 _ON_OFF: Final = ("off", "on")
 
@@ -397,6 +452,45 @@ class ShoGame(Game["ShoState"]):
         """
         return _read_position(self, text)
 
+    def state_from_position(self, position: ShoPosition, *, history: Sequence[object] = ()) -> ShoState:
+        """The state of a position value (:attr:`ShoState.position`), trusted as it is.
+
+        Nothing is checked beyond what every state does: a side with all its coins borne off (and its
+        partner's, with ``team_win=both``) or all but one side placed gives the winner, and a finished
+        game keeps nothing to spend.
+
+        Args:
+            position: the position, of a game with these settings.
+            history: earlier positions; Sho has no repetition rule, so there are none.
+
+        Raises:
+            ValueError: a history was given, or the phase is not one of :data:`PHASES`.
+        """
+        if history:
+            raise ValueError("Sho has no repetition rule: a position has no history")
+        if position.phase not in PHASES:
+            raise ValueError(f"a Sho phase is one of {', '.join(PHASES)}, got {position.phase!r}")
+        return ShoState(
+            self,
+            owner=position.owner,
+            size=position.size,
+            hand=position.hand,
+            off=position.off,
+            entered=position.entered,
+            seat=position.seat,
+            phase=PHASES.index(position.phase),
+            values=position.values,
+            paras=position.paras,
+            first=position.first,
+            turns=position.turns,
+            ply=position.ply,
+            winner=position.winner,
+            follow=(position.moved, int(position.bonus)),
+            banked=position.banked,
+            shomo=position.shomo,
+            placed=position.placed,
+        )
+
 
 class ShoState(State[ShoMove]):
     """A Sho position, between plies: whose turn, the dice phase, the values in hand and the track."""
@@ -498,6 +592,35 @@ class ShoState(State[ShoMove]):
         return self._game
 
     @property
+    def position(self) -> ShoPosition:
+        """Every field of the position as one value (:meth:`ShoGame.state_from_position` reads it)."""
+        return ShoPosition(
+            owner=self._owner,
+            size=self._size,
+            hand=self._hand,
+            off=self._off,
+            entered=self._entered,
+            seat=self._seat,
+            phase=PHASES[self._phase],
+            values=self._values,
+            paras=self._paras,
+            first=self._first,
+            turns=self._turns,
+            ply=self._ply,
+            winner=self._winner,
+            moved=self._follow[0],
+            bonus=bool(self._follow[1]),
+            banked=self._banked,
+            shomo=self._shomo,
+            placed=self._placed,
+        )
+
+    @property
+    def history(self) -> tuple[()]:
+        """The earlier positions a repetition rule looks at: none, Sho has no such rule."""
+        return ()
+
+    @property
     def ply(self) -> int:
         """Plies so far: throws and moves."""
         return self._ply
@@ -529,7 +652,7 @@ class ShoState(State[ShoMove]):
         ``throw``: the dice are to be thrown; ``follow``: the second part of a flexible pa ra, or a
         finishing overflow; ``draw``: the draw of the first seat.
         """
-        return _PHASE_NAMES[self._phase]
+        return PHASES[self._phase]
 
     @property
     def paras(self) -> int:
@@ -703,8 +826,8 @@ class ShoState(State[ShoMove]):
         game = self._game
         goal, sides = game.goal, game.num_sides
         owner, size, hand = self._owner, self._size, self._hand
-        lone = goal / _STEP + _OVERSHOOT  # the steps of a lone coin from position 0
-        in_hand = lone + _HAND_EXTRA
+        lone = goal / STEP + OVERSHOOT  # the steps of a lone coin from position 0
+        in_hand = lone + HAND_EXTRA
         steps = [in_hand * hand[side] for side in range(sides)]
         entry = [self._entry_threat(side) for side in range(sides)]  # the biggest stack an entry kills
         order = self._side_order()
@@ -713,15 +836,15 @@ class ShoState(State[ShoMove]):
             if side < 0:
                 continue
             coins = size[position]
-            cost = (goal - position) / _STEP + _OVERSHOOT
+            cost = (goal - position) / STEP + OVERSHOOT
             partners = game.partners(side)
             rank = order[side]
             safe_before = safe_after = alone = 1.0  # no threat before / after the side moves; no merge
-            for behind in range(max(1, position - _REACH_SPAN), position):
+            for behind in range(max(1, position - REACH_SPAN), position):
                 other = owner[behind]
                 if other < 0:
                     continue
-                chance = _REACH[position - behind]
+                chance = REACH[position - behind]
                 if other == side:
                     alone *= 1.0 - chance
                 elif size[behind] >= coins and other not in partners:
@@ -729,8 +852,8 @@ class ShoState(State[ShoMove]):
                         safe_before *= 1.0 - chance
                     else:
                         safe_after *= 1.0 - chance
-            if position < len(_REACH):
-                chance = _REACH[position]
+            if position < len(REACH):
+                chance = REACH[position]
                 for other in range(sides):
                     if other == side:
                         if hand[side]:
@@ -740,20 +863,20 @@ class ShoState(State[ShoMove]):
                             safe_before *= 1.0 - chance
                         else:
                             safe_after *= 1.0 - chance
-            threat = (1.0 - safe_before) + _DANGER_LATER * (1.0 - safe_after)
+            threat = (1.0 - safe_before) + DANGER_LATER * (1.0 - safe_after)
             steps[side] += (
-                cost + _DANGER * threat * (coins * in_hand - cost) - min(1.0, _MERGE * (1.0 - alone)) * cost
+                cost + DANGER * threat * (coins * in_hand - cost) - min(1.0, MERGE * (1.0 - alone)) * cost
             )
         if self._phase == _THROW_PHASE:  # the throw to come
-            steps[self.side] -= 1.0 + sum(self._values) / _STEP
+            steps[self.side] -= THROW_AHEAD + sum(self._values) / STEP
         elif self._phase != _FIRST_PHASE:
-            steps[self.side] -= sum(self._values) / _STEP
+            steps[self.side] -= sum(self._values) / STEP
         fewest = min(steps)
-        weights = [math.exp(-_TEMPERATURE * (amount - fewest)) for amount in steps]
+        weights = [math.exp(-TEMPERATURE * (amount - fewest)) for amount in steps]
         total = sum(weights)
         values = [0.0] * game.players
         for side, weight in enumerate(weights):
-            share = 0.95 * weight / total
+            share = CONFIDENCE * weight / total
             for seat, value in enumerate(game.win_returns(side)):
                 values[seat] += share * value
         return tuple(values)
@@ -1146,46 +1269,12 @@ class ShoState(State[ShoMove]):
     # --- Text ----------------------------------------------------------------------------------------------
 
     def to_text(self) -> str:
-        """The position text (format in ``docs/games/sho.md``).
+        """The position text (format in ``docs/games/sho.md``), written from :attr:`position`.
 
         Track, hands, borne off, seat, phase, values, pa ra count, first throw, turns and ply, then the
-        optional ``entered=`` and ``winner=``.
+        optional ``entered=``, ``winner=``, ``moved=``, ``bonus=``, ``banked=``, ``shomo=`` and ``placed=``.
         """
-        stacks = [
-            f"{position}{SIDE_LETTERS[self._owner[position]]}{self._size[position]}"
-            for position in range(1, self._game.goal)
-            if self._owner[position] >= 0
-        ]
-        phase = _PHASE_NAMES[self._phase]
-        fields = [
-            ",".join(stacks) or "-",
-            "/".join(map(str, self._hand)),
-            "/".join(map(str, self._off)),
-            str(self._seat + 1),
-            phase,
-            ",".join(map(str, self._values)) or "-",
-            str(self._paras),
-            f"{self._first[0]}-{self._first[1]}" if self._first else "-",
-            str(self._turns),
-            str(self._ply),
-        ]
-        if any(self._entered):
-            fields.append(
-                "entered=" + "".join(SIDE_LETTERS[s] for s in range(self._game.num_sides) if self._entered[s])
-            )
-        if self._winner is not None and self._off[self._winner] != self._game.coins:
-            fields.append(f"winner={SIDE_LETTERS[self._winner]}")
-        if self._follow[0] >= 0:
-            fields.append(f"moved={self._follow[0]}")
-        if self._follow[1]:
-            fields.append("bonus=1")
-        if self._banked:
-            fields.append(f"banked={self._banked}")
-        if self._shomo:
-            fields.append("shomo=" + ",".join(map(str, sorted(self._shomo))))
-        if self._placed:
-            fields.append("placed=" + "".join(SIDE_LETTERS[side] for side in self._placed))
-        return " ".join(fields)
+        return _position_text(self._game, self.position)
 
     def move_to_text(self, move: ShoMove) -> str:
         """``3-5`` a throw, ``23:2+11`` a move, ``h2:7`` an entry, ``rethrow``, ``pass``, ``first:2``."""
@@ -1368,6 +1457,43 @@ def _read_counts(text: str, what: str, sides: int) -> tuple[int, ...]:
     return tuple(read_number(part, what) for part in parts)
 
 
+def _position_text(game: ShoGame, position: ShoPosition) -> str:
+    """The text of a position value; see :meth:`ShoState.to_text`."""
+    p = position
+    stacks = [
+        f"{place}{SIDE_LETTERS[p.owner[place]]}{p.size[place]}"
+        for place in range(1, game.goal)
+        if p.owner[place] >= 0
+    ]
+    fields = [
+        ",".join(stacks) or "-",
+        "/".join(map(str, p.hand)),
+        "/".join(map(str, p.off)),
+        str(p.seat + 1),
+        p.phase,
+        ",".join(map(str, p.values)) or "-",
+        str(p.paras),
+        f"{p.first[0]}-{p.first[1]}" if p.first else "-",
+        str(p.turns),
+        str(p.ply),
+    ]
+    if any(p.entered):
+        fields.append("entered=" + "".join(SIDE_LETTERS[s] for s in range(game.num_sides) if p.entered[s]))
+    if p.winner is not None and p.off[p.winner] != game.coins:
+        fields.append(f"winner={SIDE_LETTERS[p.winner]}")
+    if p.moved >= 0:
+        fields.append(f"moved={p.moved}")
+    if p.bonus:
+        fields.append("bonus=1")
+    if p.banked:
+        fields.append(f"banked={p.banked}")
+    if p.shomo:
+        fields.append("shomo=" + ",".join(map(str, sorted(p.shomo))))
+    if p.placed:
+        fields.append("placed=" + "".join(SIDE_LETTERS[side] for side in p.placed))
+    return " ".join(fields)
+
+
 def _read_position(game: ShoGame, text: str) -> ShoState:
     """Read position text; see :meth:`ShoGame.state_from_text`."""
     fields = text.split()
@@ -1408,8 +1534,7 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
     if not is_number(fields[3]) or not 1 <= read_number(fields[3], "the seat") <= game.players:
         raise NotationError(f"the seat to move must be 1..{game.players}, got {shown(fields[3])}")
     seat = int(fields[3]) - 1
-    phases = {name: phase for phase, name in _PHASE_NAMES.items()}
-    if fields[4] not in phases:
+    if fields[4] not in PHASES:
         raise NotationError(f"the phase must be throw, move, follow or draw, got {fields[4]!r}")
     values: tuple[int, ...] = ()
     if fields[5] != "-":
@@ -1466,26 +1591,27 @@ def _read_position(game: ShoGame, text: str) -> ShoState:
         raise NotationError("a seat to move needs values to spend")
     if fields[4] == "follow" and len(values) != 1:
         raise NotationError("a follow-up move (second part or overflow) has exactly one value")
-    state = ShoState(
-        game,
+    parsed = ShoPosition(
         owner=tuple(owner),
         size=tuple(size),
         hand=hand,
         off=off,
         entered=tuple(entered),
         seat=seat,
-        phase=phases[fields[4]],
+        phase=fields[4],
         values=values,
         paras=paras,
         first=first,
         turns=turns,
         ply=ply,
         winner=winner,
-        follow=(moved, bonus),
+        moved=moved,
+        bonus=bool(bonus),
         banked=banked,
         shomo=frozenset(shomo),
         placed=placed,
     )
+    state = game.state_from_position(parsed)
     if state.is_terminal() and (
         fields[4] != "throw" or values or paras or first or moved >= 0 or bonus or banked
     ):

@@ -28,10 +28,23 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
+from numba.types import Tuple, boolean, float64, int64, void
 
+from shogames.games.sho import (
+    CONFIDENCE,
+    DANGER,
+    DANGER_LATER,
+    HAND_EXTRA,
+    MERGE,
+    OVERSHOOT,
+    REACH_SPAN,
+    STEP,
+    TEMPERATURE,
+    THROW_AHEAD,
+)
 from shogames.kernels import common
-from shogames.kernels.common import below, splitmix
+from shogames.kernels.common import below, game_stream, splitmix
 
 # Settings (cfg indices).
 (
@@ -61,15 +74,15 @@ FOLLOW_PHASE = 3  # the reference's follow phase: MOVE_PHASE with S_FOLLOWING se
 THROW, MOVE, ENTER, PASS, RETHROW, FIRST = 0, 1, 2, 3, 4, 5
 PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
+SUBSETS_ROOM = 1 << 12  # the most distinct sub-multisets of the values (at most 12 values are enumerated)
 
-STEP = 7.0
-OVERSHOOT = 0.56
-HAND_EXTRA = 1.3
-DANGER = 0.5
-DANGER_LATER = 0.5
-MERGE = 2.0
-TEMPERATURE = 0.25
-REACH_SPAN = 12
+# Explicit signatures for helpers off the hot path: callers pass constants (a flag, a length of 1, a count
+# of 0), and without a signature numba compiles a copy for each literal value (entries_and_moves had 12).
+# The hot move generator keeps them: legal_moves with a signature (a first_only tested at run time) or
+# with its subset loop in a function of its own made perft 8-11% slower (measured).
+I1 = int64[::1]  # a state array, the settings, a move buffer
+F1 = float64[::1]
+WORK = Tuple((int64[:, ::1], I1, int64[:, ::1], I1))  # kernel.new_work(): subsets, lengths, counting, moves
 
 
 @njit(cache=True)
@@ -290,7 +303,7 @@ def splitting(st, cfg):
     return cfg[C_FLEXIBLE] != 0 and st[S_PARAS] > 0 and st[S_PHASE] == MOVE_PHASE and st[S_FOLLOWING] == 0
 
 
-@njit(cache=True)
+@njit(int64(I1, I1, int64, int64, I1, int64, I1, int64, boolean), cache=True)
 def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
     """Write the entry (or entries) and stack moves spending ``subset`` (sum ``value``) from ``out[n]``.
 
@@ -331,7 +344,7 @@ def entries_and_moves(st, cfg, side, value, subset, length, out, n, first_only):
     return n
 
 
-@njit(cache=True)
+@njit(Tuple((int64, boolean))(I1, I1, int64, I1, WORK, boolean), cache=True)
 def follow_or_split_moves(st, cfg, side, out, work, first_only):
     """The moves of the follow phase, or of a flexible pa ra's first part, from ``out[0]``.
 
@@ -369,10 +382,11 @@ def follow_or_split_moves(st, cfg, side, out, work, first_only):
 
 
 @njit(cache=True)
-def legal_moves(st, cfg, out, work, first_only=False):
+def legal_moves(st, cfg, out, work, first_only):
     """Write the legal moves' codes to ``out`` in the reference's order; return how many.
 
-    With ``first_only``, stop at the first one (to learn whether there is any).
+    With ``first_only``, stop at the first one (to learn whether there is any). The loop over the
+    subsets is :func:`entries_and_moves` written out: called from here, it cost 8-11% of perft.
     """
     if ended(st, cfg):
         return 0
@@ -446,7 +460,7 @@ def legal_moves(st, cfg, out, work, first_only=False):
     return n
 
 
-@njit(cache=True)
+@njit(void(I1, int64), cache=True)
 def insert_value(st, value):
     """Add ``value`` to the increasing values."""
     n = st[S_NVALUES]
@@ -510,152 +524,220 @@ def close(st, cfg):
 
 @njit(cache=True)
 def settle(st, cfg, work):
-    """A seat with no legal move ends its turn at once, in the same ply (R13).
+    """The settle test, after a ply that leaves values to spend.
+
+    A finished game keeps nothing (:func:`close`); a seat with no legal move ends its turn at once, in
+    the same ply (R13, :func:`no_move`).
+    """
+    if ended(st, cfg):
+        close(st, cfg)
+    elif legal_moves(st, cfg, work[3], work, True) == 0:
+        no_move(st, cfg)
+
+
+@njit(cache=True)
+def no_move(st, cfg):
+    """The seat has no legal move: its turn ends.
 
     A banked throw (``para_mode=pool``), or the throw a flexible pa ra's first part earned, comes next
     instead.
     """
-    if not ended(st, cfg) and legal_moves(st, cfg, work[3], work, True) == 0:
-        if st[S_BANKED]:
-            st[S_NVALUES] = 0
-            new_step(st)
-            st[S_BANKED] -= 1
-        elif st[S_FOLLOWING] and st[S_BONUS]:
-            st[S_NVALUES] = 0
-            new_step(st)
-        else:
-            end_turn(st, cfg)
+    if st[S_BANKED]:
+        st[S_NVALUES] = 0
+        new_step(st)
+        st[S_BANKED] -= 1
+    elif st[S_FOLLOWING] and st[S_BONUS]:
+        st[S_NVALUES] = 0
+        new_step(st)
+    else:
+        end_turn(st, cfg)
 
 
 @njit(cache=True)
 def play(st, move, cfg, work):
     """Play ``move`` on the state array ``st`` in place."""
+    if play_unsettled(st, move, cfg):
+        settle(st, cfg, work)
+
+
+@njit(cache=True)
+def play_unsettled(st, move, cfg):
+    """Play ``move`` on ``st`` up to the :func:`settle` test; returns whether it is due.
+
+    It is due where the ply leaves the seat values to spend (which it may have no legal move for) or
+    ends the game while it held values.
+    """
     kind = move & 7
     st[S_PLY] += 1
+    if kind == THROW:
+        return play_throw(st, (move >> 16) & 7, (move >> 19) & 7, cfg)
+    if kind == MOVE or kind == ENTER:  # noqa: SIM109 -- compiled by numba
+        return play_spend(st, move, cfg)
     if kind == FIRST:
         st[S_SEAT] = (move >> 11) & 31
         st[S_PHASE] = THROW_PHASE
-        return
-    if kind == THROW:
-        low = (move >> 16) & 7
-        high = (move >> 19) & 7
-        if st[S_FIRST_LOW] == 0:
-            st[S_FIRST_LOW] = low
-            st[S_FIRST_HIGH] = high
-        if low == 1 and high == 1:
-            st[S_PARAS] += 1
-            if cfg[C_TRIPLE] and st[S_PARAS] == 3:
-                st[S_WINNER] = side_of(st[S_SEAT], cfg)
-                close(st, cfg)
-                return
-            if cfg[C_IOS]:
-                # 2 (more with chained pa ra) now, or throw again for 2 + the next throw.
-                st[S_NVALUES] = 1
-                st[S_VALUES] = 2 * st[S_PARAS]
-                st[S_PHASE] = MOVE_PHASE
-                settle(st, cfg, work)
-                return
-            insert_value(st, 2)
-            return
-        if (cfg[C_IOS] or cfg[C_FLEXIBLE]) and st[S_PARAS]:
-            st[S_NVALUES] = 1
-            st[S_VALUES] = 2 * st[S_PARAS] + low + high
-        else:
-            insert_value(st, low + high)
-        st[S_PHASE] = MOVE_PHASE
-        settle(st, cfg, work)
-        return
-    if kind == PASS:
+    elif kind == PASS:
         if st[S_FOLLOWING] and st[S_BONUS]:
             st[S_NVALUES] = 0
             new_step(st)
         else:
             end_turn(st, cfg)
-        return
-    if kind == RETHROW:
+    else:  # RETHROW: throw again, for 2 (more with chained pa ra) + the new throw
         st[S_PHASE] = THROW_PHASE
-        return
+    return False
+
+
+@njit(cache=True)
+def play_throw(st, low, high, cfg):
+    """A throw of ``low`` and ``high``; returns whether :func:`settle` is due (the seat is to move).
+
+    A pa ra (1,1) adds a 2 and throws again (under ``para_mode=ios`` it moves 2 now, or throws again);
+    any other throw adds its sum, or after pa ra under ``ios`` or ``flexible_para`` makes one value.
+    """
+    if st[S_FIRST_LOW] == 0:
+        st[S_FIRST_LOW] = low
+        st[S_FIRST_HIGH] = high
+    if low == 1 and high == 1:
+        st[S_PARAS] += 1
+        if cfg[C_TRIPLE] and st[S_PARAS] == 3:
+            st[S_WINNER] = side_of(st[S_SEAT], cfg)
+            close(st, cfg)
+            return False
+        if not cfg[C_IOS]:
+            insert_value(st, 2)
+            return False
+        st[S_NVALUES] = 1
+        st[S_VALUES] = 2 * st[S_PARAS]
+    elif (cfg[C_IOS] or cfg[C_FLEXIBLE]) and st[S_PARAS]:
+        st[S_NVALUES] = 1
+        st[S_VALUES] = 2 * st[S_PARAS] + low + high
+    else:
+        insert_value(st, low + high)
+    st[S_PHASE] = MOVE_PHASE
+    return True
+
+
+@njit(cache=True)
+def play_spend(st, move, cfg):
+    """An entry or a stack's move; returns whether :func:`settle` is due.
+
+    The coins land (:func:`land`), Sho-mo are kept (:func:`mark_shomo`), and the step goes on as the
+    landing earned (:func:`after_spending`).
+    """
     goal = cfg[C_GOAL]
-    shomo = OWNER + 2 * goal
     side = side_of(st[S_SEAT], cfg)
     length = (move >> 22) & 15
     value = 0
     for k in range(length):
         value += move_value(move, k, length)
-    source = 0
-    opened = False
-    if kind == ENTER:
+    source = (move >> 3) & 255
+    if move & 7 == ENTER:
         coins = (move >> 11) & 31
         target = value
-        if cfg[C_TOPUP]:
-            opened = opening(st, side, cfg)
-        result = landing(st, side, coins, target, cfg)
+        opened = cfg[C_TOPUP] != 0 and opening(st, side, cfg)
         st[HAND + side] -= coins
         st[ENTERED + side] = 1
     else:
-        source = (move >> 3) & 255
         coins = st[OWNER + goal + source]
         target = source + value
-        result = landing(st, side, coins, target, cfg)
+        opened = False
         st[OWNER + source] = -1
         st[OWNER + goal + source] = 0
+    result = landing(st, side, coins, target, cfg)
     was_shomo = False
     victim_shomo = False
     if cfg[C_TOPUP]:
-        was_shomo = kind == MOVE and st[shomo + source] != 0
+        shomo = OWNER + 2 * goal
+        was_shomo = move & 7 == MOVE and st[shomo + source] != 0
         victim_shomo = result == KILL and st[shomo + target] != 0
         st[shomo + source] = 0
         if target < goal:
             st[shomo + target] = 0
-    victim = -1
+    victim = land(st, side, coins, target, result, cfg)
+    if cfg[C_TOPUP] and (result == PLACE or result == KILL):  # noqa: SIM109 -- compiled by numba
+        mark_shomo(st, side, coins, target, victim_shomo, was_shomo or opened, cfg)
+    earned = STACK <= result <= KILL  # a stack or a kill earns another throw
+    if result == KILL and cfg[C_LAST_KILL] and not on_track(st, victim, cfg):
+        earned = False  # the victim's last stack: the turn ends
+    find_winner(st, cfg)
+    return after_spending(st, move, length, value, target, result, earned, cfg)
+
+
+@njit(cache=True)
+def land(st, side, coins, target, result, cfg):
+    """Put ``coins`` of ``side`` on ``target`` as ``result`` says; returns the side killed (-1: none)."""
+    goal = cfg[C_GOAL]
     if result == BEAR_OFF:
         st[OFF + side] += coins
         if cfg[C_PLACINGS] and st[OFF + side] == cfg[C_COINS]:
             st[PLACED + st[S_NPLACED]] = side
             st[S_NPLACED] += 1
-    elif result == PLACE:
-        st[OWNER + target] = side
-        st[OWNER + goal + target] = coins
-    elif result == STACK:
+        return -1
+    if result == STACK:
         st[OWNER + goal + target] += coins
-    else:
-        victim = st[OWNER + target]
+        return -1
+    victim = st[OWNER + target]  # -1 where the coins are placed on an empty position
+    if result == KILL:
         st[HAND + victim] += st[OWNER + goal + target]
-        st[OWNER + target] = side
-        st[OWNER + goal + target] = coins
-    if cfg[C_TOPUP] and (result == PLACE or result == KILL):  # noqa: SIM109 -- compiled by numba
-        if victim_shomo and coins < 3 and st[HAND + side]:
-            # The killer of a Sho-mo is topped up to 3 coins from the hand.
-            extra = min(3 - coins, st[HAND + side], cfg[C_CAP] - coins)
-            st[HAND + side] -= extra
-            st[OWNER + goal + target] += extra
-        elif was_shomo or opened:
-            st[shomo + target] = 1  # an opening stack, or one that moved unchanged, is a Sho-mo
-    earned = STACK <= result <= KILL  # a stack or a kill earns another throw
-    if result == KILL and cfg[C_LAST_KILL]:
-        alive = False
-        for position in range(goal):
-            if st[OWNER + position] == victim:
-                alive = True
-        if not alive:
-            earned = False
-    cut = result == KILL and not earned
-    find_winner(st, cfg)
-    if cfg[C_POOL] and not cut:
-        # The pool is spent one value per move; each stack or kill banks a throw for afterwards.
+    st[OWNER + target] = side
+    st[OWNER + goal + target] = coins
+    return victim
+
+
+@njit(cache=True)
+def mark_shomo(st, side, coins, target, victim_shomo, stays_shomo, cfg):
+    """``opening_kill=topup3_on_shomo``: after coins are placed or kill on ``target``.
+
+    The killer of a Sho-mo is topped up to 3 coins from the hand; else an opening stack, or one that
+    moved unchanged, is a Sho-mo.
+    """
+    if victim_shomo and coins < 3 and st[HAND + side]:
+        extra = min(3 - coins, st[HAND + side], cfg[C_CAP] - coins)
+        st[HAND + side] -= extra
+        st[OWNER + cfg[C_GOAL] + target] += extra
+    elif stays_shomo:
+        st[OWNER + 2 * cfg[C_GOAL] + target] = 1
+
+
+@njit(cache=True)
+def on_track(st, side, cfg):
+    """Whether ``side`` has a stack on the track."""
+    for position in range(cfg[C_GOAL]):  # noqa: SIM110 -- numba compiles loops, not generators
+        if st[OWNER + position] == side:
+            return True
+    return False
+
+
+@njit(cache=True)
+def remove_values(st, move, length):
+    """Remove the values a move spent from the values to spend."""
+    for k in range(length):
+        remove_value(st, move_value(move, k, length))
+
+
+@njit(boolean(I1, int64, int64, int64, int64, int64, boolean, I1), cache=True)
+def after_spending(st, move, length, value, target, result, earned, cfg):
+    """The step after a move spent ``value`` (``earned``: it stacked or killed); whether to settle.
+
+    Under ``para_mode=pool`` the values are spent one per move and earned throws are banked. A flexible
+    pa ra's first part, or a finishing overflow, leaves a follow-up move; an earned throw starts a new
+    step (keeping the values not spent); otherwise the turn ends.
+    """
+    if cfg[C_POOL] and not (result == KILL and not earned):  # a kill that ended the turn (last kill)
         st[S_BANKED] += 1 if earned else 0
-        for k in range(length):
-            remove_value(st, move_value(move, k, length))
+        remove_values(st, move, length)
         if ended(st, cfg):
             close(st, cfg)
-        elif st[S_NVALUES] == 0 and st[S_BANKED]:
+            return False
+        if st[S_NVALUES]:
+            return True
+        if st[S_BANKED]:
             new_step(st)
             st[S_BANKED] -= 1
-        elif st[S_NVALUES]:
-            settle(st, cfg, work)
         else:
             end_turn(st, cfg)
-        return
+        return False
+    goal = cfg[C_GOAL]
     following = st[S_FOLLOWING] != 0
     if following:
         if st[S_BONUS]:
@@ -669,35 +751,27 @@ def play(st, move, cfg, work):
         st[S_MOVED] = target if target < goal else -1
         st[S_VALUES] -= value
         st[S_FOLLOWING] = 1
-        if ended(st, cfg):
-            close(st, cfg)
-        else:
-            settle(st, cfg, work)
-        return
+        return True
     if result == BEAR_OFF and cfg[C_OVERFLOW] and target > goal and not following:
+        # The excess of a move that bears off may move a second stack.
         st[S_NVALUES] = 1
         st[S_VALUES] = target - goal
         st[S_FOLLOWING] = 1
         st[S_PARAS] = 0
         st[S_MOVED] = -1
         st[S_BONUS] = 0
-        if ended(st, cfg):
-            close(st, cfg)
-        else:
-            settle(st, cfg, work)
-        return
+        return True
     if earned:
         if cfg[C_IOS] or cfg[C_FLEXIBLE] or following:
             st[S_NVALUES] = 0
         else:
-            for k in range(length):
-                remove_value(st, move_value(move, k, length))
+            remove_values(st, move, length)
         new_step(st)
-        return
-    if ended(st, cfg):
+    elif ended(st, cfg):
         close(st, cfg)
-        return
-    end_turn(st, cfg)
+    else:
+        end_turn(st, cfg)
+    return False
 
 
 @njit(cache=True)
@@ -736,7 +810,7 @@ def returns(st, cfg, out):
     win_returns(winner, cfg, out, 1.0, False)
 
 
-@njit(cache=True)
+@njit(void(int64, I1, F1, float64, boolean), cache=True)
 def win_returns(side, cfg, out, share, add):
     """Every seat's return when ``side`` wins (its team +1, the others share the loss) into ``out``.
 
@@ -834,7 +908,7 @@ def evaluate(st, cfg, reach, out):
     for i in range(st[S_NVALUES]):
         held += st[S_VALUES + i]
     if st[S_PHASE] == THROW_PHASE:
-        steps[mover] -= 1.0 + held / STEP
+        steps[mover] -= THROW_AHEAD + held / STEP
     elif st[S_PHASE] != FIRST_PHASE:
         steps[mover] -= held / STEP
     fewest = steps.min()
@@ -845,7 +919,7 @@ def evaluate(st, cfg, reach, out):
         total += weights[side]
     out[:players] = 0.0
     for side in range(sides):
-        win_returns(side, cfg, out, 0.95 * weights[side] / total, True)
+        win_returns(side, cfg, out, CONFIDENCE * weights[side] / total, True)
 
 
 @njit(cache=True)
@@ -859,7 +933,7 @@ def perft(st, depth, bulk, cfg, moves, work, children):
     if ended(st, cfg):
         return 0
     level = depth - 1
-    n = legal_moves(st, cfg, moves[level], work)
+    n = legal_moves(st, cfg, moves[level], work, False)
     if depth == 1 and bulk:
         return n
     total = 0
@@ -869,6 +943,41 @@ def perft(st, depth, bulk, cfg, moves, work, children):
         play(child, moves[level, i], cfg, work)
         total += perft(child, depth - 1, bulk, cfg, moves, work, children)
     return total
+
+
+@njit(cache=True, parallel=True)
+def parallel_perft(st, roots, depth, bulk, cfg):
+    """:func:`perft` to ``depth`` (1 or more) from ``st``, whose legal moves are ``roots``.
+
+    The root's moves are spread over numba's threads, each subtree counted with scratch space of its own.
+    """
+    leaves = np.zeros(roots.shape[0], dtype=np.int64)
+    for i in prange(roots.shape[0]):
+        leaves[i] = perft_after(st, roots[i], depth - 1, bulk, cfg)
+    return leaves.sum()
+
+
+@njit(cache=True)
+def perft_after(st, move, depth, bulk, cfg):
+    """:func:`perft` to ``depth`` after ``move`` from ``st`` (left as it is), with scratch of its own."""
+    child = st.copy()
+    work = new_work()
+    play(child, move, cfg, work)
+    levels = max(depth, 1)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    children = np.empty((levels, st.shape[0]), dtype=np.int64)
+    return perft(child, depth, bulk, cfg, moves, work, children)
+
+
+@njit(cache=True)
+def new_work():
+    """Scratch space for :func:`legal_moves`: subsets, their lengths, counting space, moves."""
+    return (
+        np.zeros((SUBSETS_ROOM, MAX_VALUES), dtype=np.int64),
+        np.zeros(SUBSETS_ROOM, dtype=np.int64),
+        np.zeros((3, MAX_VALUES), dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.int64),
+    )
 
 
 # --- Alpha-beta: expectimax over the throws, paranoid for three or four players --------------------
@@ -911,6 +1020,7 @@ def is_chance(st, cfg):
     return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
 
 
+# The scratch arrays go one by one: passed as one tuple, the recursion cost 10% of the search (measured).
 @njit(cache=True)
 def ab_value(
     st, depth, alpha, beta, level, ctx, deadline, cfg, reach, work, children, moves, scores, out, tt_keys,
@@ -936,7 +1046,7 @@ def ab_value(
         return out[root]
     child = children[level]
     phase = st[S_PHASE]
-    n = legal_moves(st, cfg, moves[level], work)
+    n = legal_moves(st, cfg, moves[level], work, False)
     if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
         total = 0.0
         for i in range(n):
@@ -1061,22 +1171,44 @@ def alphabeta(
     return best_index, best_value
 
 
-@njit(cache=True)
-def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_from, work):
-    """Play ``games`` random games from ``start``: exact dice, uniformly random moves.
+@njit(cache=True, parallel=True)
+def random_playouts(start, first, games, blocks, seed, cfg, returns_out, plies, record):
+    """Play random games ``first`` .. ``first + games - 1`` from ``start``: exact dice, random moves.
 
-    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. A throw is two independent dice
-    (so each of the 21 unordered throws has its exact probability). The moves of game ``g`` go into row
-    ``g - record_from`` of ``record`` while there is one.
+    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``, so its moves do not depend on the
+    other games or on how the games are shared among numba's threads (``blocks`` blocks of games, one
+    for each thread: numba's threads cannot be counted here without losing the cache). A throw is two
+    independent dice (so each of the 21 unordered throws has its exact probability). Game ``g``'s
+    returns and plies go into row ``g - first`` of ``returns_out`` and ``plies``, and its moves into that
+    row of ``record`` while there is one.
+    """
+    blocks = max(1, min(games, blocks))
+    for block in prange(blocks):
+        play_random_games(
+            start, first, first + block * games // blocks, first + (block + 1) * games // blocks, seed, cfg,
+            returns_out, plies, record,
+        )  # fmt: skip
+    return games
+
+
+@njit(cache=True)
+def play_random_games(start, first, begin, end, seed, cfg, returns_out, plies, record):
+    """Games ``begin`` .. ``end - 1`` of :func:`random_playouts` (from game ``first``), one after the other.
+
+    After a ply that calls for the settle test (:func:`play_unsettled`), the legal moves are generated
+    in full, not only the first: the next ply chooses among them.
     """
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
+    work = new_work()
     out = np.empty(4, dtype=np.float64)
-    for g in range(games):
-        rng = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(g) * np.uint64(0x9E3779B97F4A7C15)
-        rng, _ = splitmix(rng)
+    for g in range(begin, end):
+        rng = game_stream(seed, g)
         st[:] = start
+        row = g - first
+        recording = row < record.shape[0]
         played = 0
+        count = -1  # the legal moves in ``moves`` where the settle test made them, else -1
         while not ended(st, cfg):
             phase = st[S_PHASE]
             if phase == THROW_PHASE:
@@ -1089,19 +1221,26 @@ def random_playouts(start, games, seed, cfg, returns_out, plies, record, record_
                 rng, bits = splitmix(rng)
                 move = FIRST | (below(bits, cfg[C_PLAYERS]) << 11)
             else:
-                n = legal_moves(st, cfg, moves, work)
+                if count < 0:
+                    count = legal_moves(st, cfg, moves, work, False)
                 rng, bits = splitmix(rng)
-                move = moves[below(bits, n)]
-            row = g - record_from
-            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                move = moves[below(bits, count)]
+            if recording and played < record.shape[1]:
                 record[row, played] = move
-            play(st, move, cfg, work)
             played += 1
+            count = -1
+            if play_unsettled(st, move, cfg):
+                if ended(st, cfg):
+                    close(st, cfg)
+                else:
+                    count = legal_moves(st, cfg, moves, work, False)
+                    if count == 0:
+                        no_move(st, cfg)
+                        count = -1
         returns(st, cfg, out)
         for seat in range(cfg[C_PLAYERS]):
-            returns_out[g, seat] = out[seat]
-        plies[g] = played
-    return games
+            returns_out[row, seat] = out[seat]
+        plies[row] = played
 
 
 # --- MCTS ---------------------------------------------------------------------------------------------
@@ -1132,7 +1271,7 @@ def mcts(
     while True:
         count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
-            count = legal_moves(pending, cfg, moves, work)
+            count = legal_moves(pending, cfg, moves, work, False)
             mode = node_mode(pending[S_PHASE])
         evaluate(pending, cfg, reach, value)  # the returns where the game is over
         tree, move, rng = common.step(

@@ -16,46 +16,98 @@ a compiled MCTS (max^n over the seats, sampled throws).
 
 from __future__ import annotations
 
-import itertools
-import time
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
-from shogames.games.sho import ShoGame, ShoMove, ShoMoveKind, ShoState
+from shogames.games.sho import REACH, ShoGame, ShoMove, ShoMoveKind, ShoPosition, ShoState
 from shogames.games.sho import _jit as jit
+from shogames.games.sho._jit import (
+    C_ALLOW_PASS,
+    C_ANY_SUBSET,
+    C_BONUS12,
+    C_CAP,
+    C_COINS,
+    C_EXACT,
+    C_FLEX_EITHER,
+    C_FLEXIBLE,
+    C_GOAL,
+    C_IOS,
+    C_LAST_KILL,
+    C_MAX_TURNS,
+    C_N_PLUS_1,
+    C_OPENING_SIZE,
+    C_OVERFLOW,
+    C_PARA_SIZE,
+    C_PARTNERS,
+    C_PLACINGS,
+    C_PLAYERS,
+    C_POOL,
+    C_REOPEN_EMPTY,
+    C_SHARED,
+    C_SIDES,
+    C_SIX_THREE,
+    C_TEAM_FIRST,
+    C_TOPUP,
+    C_TRIPLE,
+)
 from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
+# Re-exported from the compiled module: the index of each setting in the kernel's ``cfg`` (see
+# :func:`config`), for tests that change one to break a rule on purpose.
+__all__ = [
+    "C_ALLOW_PASS",
+    "C_ANY_SUBSET",
+    "C_BONUS12",
+    "C_CAP",
+    "C_COINS",
+    "C_EXACT",
+    "C_FLEXIBLE",
+    "C_FLEX_EITHER",
+    "C_GOAL",
+    "C_IOS",
+    "C_LAST_KILL",
+    "C_MAX_TURNS",
+    "C_N_PLUS_1",
+    "C_OPENING_SIZE",
+    "C_OVERFLOW",
+    "C_PARA_SIZE",
+    "C_PARTNERS",
+    "C_PLACINGS",
+    "C_PLAYERS",
+    "C_POOL",
+    "C_REOPEN_EMPTY",
+    "C_SHARED",
+    "C_SIDES",
+    "C_SIX_THREE",
+    "C_TEAM_FIRST",
+    "C_TOPUP",
+    "C_TRIPLE",
+    "DEFAULT_ALPHABETA_NODES",
+    "PHASE_CODES",
+    "PHASE_NAMES",
+    "ShoAlphaBeta",
+    "ShoKernel",
+    "ShoMCTS",
+    "Work",
+    "config",
+    "make_kernel",
+    "new_work",
+]
 
-def reach_table(chained: int = 3) -> NDArray[np.float64]:
-    """For each distance, the chance that one step's values can move a stack exactly that far.
-
-    A step's values are a throw's sum after up to ``chained`` pa ra (each adds a 2 and throws again);
-    any sub-multiset may be spent. The evaluation's table (``docs/games/sho.md``), computed again here.
-    """
-    reach: dict[int, Fraction] = {}
-    throws = [
-        (low, high, Fraction(1 if low == high else 2, 36)) for low in range(1, 7) for high in range(low, 7)
-    ]
-
-    def throw(values: tuple[int, ...], probability: Fraction, paras: int) -> None:
-        for low, high, chance in throws:
-            if (low, high) == (1, 1) and paras < chained:
-                throw((*values, 2), probability * chance, paras + 1)
-                continue
-            spent = (*values, low + high)
-            sums = {sum(c) for n in range(1, len(spent) + 1) for c in itertools.combinations(spent, n)}
-            for total in sums:
-                reach[total] = reach.get(total, Fraction(0)) + probability * chance
-
-    throw((), Fraction(1), 0)
-    return np.array([float(reach.get(d, 0)) for d in range(max(reach) + 1)], dtype=np.float64)
-
+PHASE_CODES: dict[str, int] = {
+    "throw": jit.THROW_PHASE,
+    "move": jit.MOVE_PHASE,
+    "draw": jit.FIRST_PHASE,
+    "follow": jit.MOVE_PHASE,  # with S_FOLLOWING set
+}
+"""The state array's phase for each of :attr:`ShoPosition.phase`'s names."""
+PHASE_NAMES: dict[int, str] = {jit.THROW_PHASE: "throw", jit.MOVE_PHASE: "move", jit.FIRST_PHASE: "draw"}
+"""A state array's phase's name, where S_FOLLOWING is not set."""
 
 Work = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 """Scratch arrays of the compiled move generation: subsets, their lengths, counting space, moves."""
@@ -64,8 +116,8 @@ Work = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np
 def new_work() -> Work:
     """Scratch arrays for the compiled ``legal_moves`` (so that generating moves allocates nothing)."""
     return (
-        np.zeros((1 << 12, jit.MAX_VALUES), dtype=np.int64),
-        np.zeros(1 << 12, dtype=np.int64),
+        np.zeros((jit.SUBSETS_ROOM, jit.MAX_VALUES), dtype=np.int64),
+        np.zeros(jit.SUBSETS_ROOM, dtype=np.int64),
         np.zeros((3, jit.MAX_VALUES), dtype=np.int64),
         np.zeros(jit.MAX_MOVES, dtype=np.int64),
     )
@@ -118,7 +170,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
             raise ValueError(f"the Sho kernel needs a Sho game, got {type(game).__name__}")
         self.sho = game
         self.cfg = config(game)
-        self.reach = reach_table()
+        self.reach = np.array(REACH, dtype=np.float64)  # the evaluation's table, the reference's own
         self.size = int(jit.state_size(game.goal, game.topup))
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = new_work()
@@ -133,67 +185,66 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.games.sho._jit`)."""
-        sho = self._check(state)
+        """The state array (layout in :mod:`shogames.games.sho._jit`), from the state's position value."""
+        p = self._check(state).position
         goal = self.sho.goal
         st = np.zeros(self.size, dtype=np.int64)
-        st[jit.S_SEAT] = sho._seat
-        following = sho._phase == jit.FOLLOW_PHASE
-        st[jit.S_PHASE] = jit.MOVE_PHASE if following else sho._phase
-        st[jit.S_FOLLOWING] = following
-        st[jit.S_MOVED], st[jit.S_BONUS] = sho._follow
-        st[jit.S_BANKED] = sho._banked
-        st[jit.S_NPLACED] = len(sho._placed)
-        st[jit.PLACED : jit.PLACED + len(sho._placed)] = sho._placed
-        st[jit.S_PARAS] = sho._paras
-        if sho._first is not None:
-            st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH] = sho._first
-        st[jit.S_TURNS] = sho._turns
-        st[jit.S_PLY] = sho._ply
-        st[jit.S_WINNER] = -1 if sho._winner is None else sho._winner
-        values = sho._values
-        if len(values) > jit.MAX_VALUES:
-            raise ValueError(f"the Sho kernel holds at most {jit.MAX_VALUES} values, got {len(values)}")
-        st[jit.S_NVALUES] = len(values)
-        st[jit.S_VALUES : jit.S_VALUES + len(values)] = values
+        st[jit.S_SEAT] = p.seat
+        st[jit.S_PHASE] = PHASE_CODES[p.phase]
+        st[jit.S_FOLLOWING] = p.phase == "follow"
+        st[jit.S_MOVED] = p.moved
+        st[jit.S_BONUS] = p.bonus
+        st[jit.S_BANKED] = p.banked
+        st[jit.S_NPLACED] = len(p.placed)
+        st[jit.PLACED : jit.PLACED + len(p.placed)] = p.placed
+        st[jit.S_PARAS] = p.paras
+        if p.first is not None:
+            st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH] = p.first
+        st[jit.S_TURNS] = p.turns
+        st[jit.S_PLY] = p.ply
+        st[jit.S_WINNER] = -1 if p.winner is None else p.winner
+        if len(p.values) > jit.MAX_VALUES:
+            raise ValueError(f"the Sho kernel holds at most {jit.MAX_VALUES} values, got {len(p.values)}")
+        st[jit.S_NVALUES] = len(p.values)
+        st[jit.S_VALUES : jit.S_VALUES + len(p.values)] = p.values
         sides = self.sho.num_sides
-        st[jit.HAND : jit.HAND + sides] = sho._hand
-        st[jit.OFF : jit.OFF + sides] = sho._off
-        st[jit.ENTERED : jit.ENTERED + sides] = sho._entered
-        st[jit.OWNER : jit.OWNER + goal] = sho._owner
-        st[jit.OWNER + goal : jit.OWNER + 2 * goal] = sho._size
-        for position in sho._shomo:
-            st[jit.OWNER + 2 * goal + position] = 1
+        st[jit.HAND : jit.HAND + sides] = p.hand
+        st[jit.OFF : jit.OFF + sides] = p.off
+        st[jit.ENTERED : jit.ENTERED + sides] = p.entered
+        st[jit.OWNER : jit.OWNER + goal] = p.owner
+        st[jit.OWNER + goal : jit.OWNER + 2 * goal] = p.size
+        for place in p.shomo:
+            st[jit.OWNER + 2 * goal + place] = 1
         return st
 
     def decode(self, array: NDArray[Any]) -> ShoState:
-        """The reference state of a state array."""
+        """The reference state of a state array, made by :meth:`ShoGame.state_from_position`."""
         st = [int(v) for v in array]
         goal, sides = self.sho.goal, self.sho.num_sides
         low, high = st[jit.S_FIRST_LOW], st[jit.S_FIRST_HIGH]
         n = st[jit.S_NVALUES]
         winner = st[jit.S_WINNER]
-        shomo = frozenset(p for p in range(goal) if self.sho.topup and st[jit.OWNER + 2 * goal + p])
-        return ShoState(
-            self.sho,
+        position = ShoPosition(
             owner=tuple(st[jit.OWNER : jit.OWNER + goal]),
             size=tuple(st[jit.OWNER + goal : jit.OWNER + 2 * goal]),
             hand=tuple(st[jit.HAND : jit.HAND + sides]),
             off=tuple(st[jit.OFF : jit.OFF + sides]),
             entered=tuple(bool(v) for v in st[jit.ENTERED : jit.ENTERED + sides]),
             seat=st[jit.S_SEAT],
-            phase=jit.FOLLOW_PHASE if st[jit.S_FOLLOWING] else st[jit.S_PHASE],
+            phase="follow" if st[jit.S_FOLLOWING] else PHASE_NAMES[st[jit.S_PHASE]],
             values=tuple(st[jit.S_VALUES : jit.S_VALUES + n]),
             paras=st[jit.S_PARAS],
             first=(low, high) if low else None,
             turns=st[jit.S_TURNS],
             ply=st[jit.S_PLY],
             winner=None if winner < 0 else winner,
-            follow=(st[jit.S_MOVED], st[jit.S_BONUS]),
+            moved=st[jit.S_MOVED],
+            bonus=bool(st[jit.S_BONUS]),
             banked=st[jit.S_BANKED],
-            shomo=shomo,
+            shomo=frozenset(p for p in range(goal) if self.sho.topup and st[jit.OWNER + 2 * goal + p]),
             placed=tuple(st[jit.PLACED : jit.PLACED + st[jit.S_NPLACED]]),
         )
+        return self.sho.state_from_position(position)
 
     def encode_move(self, move: ShoMove) -> int:
         """The move's code (layout in :mod:`shogames.games.sho._jit`)."""
@@ -231,7 +282,7 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
     def legal_moves(self, state: State[Any]) -> list[ShoMove]:
         """The legal moves (throws at a throw) in the reference's order."""
-        count = jit.legal_moves(self.encode(state), self.cfg, self._moves, self._work)
+        count = jit.legal_moves(self.encode(state), self.cfg, self._moves, self._work, False)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
 
     def play(self, state: State[Any], move: ShoMove) -> ShoState:
@@ -265,47 +316,59 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` plies, throws included; see :meth:`Kernel.perft`.
+
+        The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
+        """
         check_perft_depth(depth)
-        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
-        children = np.empty((max(depth, 1), self.size), dtype=np.int64)
-        return int(jit.perft(self.encode(state), depth, bulk, self.cfg, moves, self._work, children))
+        if depth == 0:
+            return 1
+        root = self.encode(state)
+        roots = self._moves[: jit.legal_moves(root, self.cfg, self._moves, self._work, False)].copy()
+        if depth == 1 and bulk:
+            return len(roots)
+        with compiled_threads(threads):
+            return int(jit.parallel_perft(root, roots, depth, bulk, self.cfg))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record: NDArray[np.int64], record_from: int = 0
+        self,
+        first: int,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        threads: int | None,
     ) -> PlayoutBatch:
-        if games < 1:
-            raise ValueError(f"random_playouts needs 1 game or more, got {games}")
-        first = start if start is not None else self.sho.new_initial_state()
-        returns = np.zeros((games, self.sho.players), dtype=np.float64)
-        plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            self.encode(first),
-            games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.cfg,
-            returns,
-            plies,
-            record,
-            record_from,
-            self._work,
-        )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+        """Games ``first`` .. ``first + games - 1`` of a batch, their moves into ``record``'s rows."""
+        begin = self.encode(start if start is not None else self.sho.new_initial_state())
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        with compiled_threads(threads) as blocks:
+            return playout_batch(
+                games,
+                self.sho.players,
+                lambda returns, plies: jit.random_playouts(
+                    begin, first, games, blocks, stream, self.cfg, returns, plies, record
+                ),
+            )
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are shared among ``threads`` threads (``None``: every core); game ``i`` is the same
+        whatever their number.
+        """
+        return self._playouts(0, games, seed, start, np.zeros((0, 0), dtype=np.int64), threads)
 
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
-        """The moves (throws included) of game ``index`` of :meth:`random_playouts`."""
-        first = start if start is not None else self.sho.new_initial_state()
+        """The moves (throws included) of game ``index`` of :meth:`random_playouts`; only it is played."""
         if index < 0:
             raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
-        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)  # game ``index`` only
-        batch = self._playouts(index + 1, seed, first, record, index)
-        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+        record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index, 1, seed, start, record, 1)
+        return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[0])]]
 
 
 DEFAULT_ALPHABETA_NODES = 1_000_000

@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
@@ -53,6 +54,16 @@ DROPPABLE: Final = (PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK)
 
 PIECE_WORTH: Final = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
 """The evaluation's worth of each kind by kind number (promoted kinds at kind + 8); kings count 0."""
+POINT_BONUS: Final = 1.2
+"""The evaluation's factor on the worth of both pieces of a point (only a two-piece capture takes one)."""
+HAND_BONUS: Final = 1.1
+"""The evaluation's factor on the worth of a piece in hand."""
+MATERIAL_SCALE: Final = 15.0
+"""The evaluation's material difference d gives ``CONFIDENCE * tanh(d / MATERIAL_SCALE)``."""
+NEXT_BEST_SHARE: Final = 3
+"""The evaluation adds the best threatened capture's expected worth, and the next best's over this."""
+CONFIDENCE: Final = 0.95
+"""The evaluation's values stay within +-0.95, so that only the end of a game is worth +-1."""
 
 
 def _signed_worth(piece: int) -> float:
@@ -212,6 +223,14 @@ _KINDS: Final = (*range(1, 9), 9, 10, 11, 12, 14, 15)
 _GEOMETRY: Final = {(kind, colour): _targets(kind, colour) for kind in _KINDS for colour in (BLACK, WHITE)}
 
 
+def _king_winner(lower: tuple[int, ...], upper: tuple[int, ...]) -> int | None:
+    """The side whose king alone is on the board (it took the other), or ``None``."""
+    # Black's pieces are positive, White's negative; `in` on the board tuples scans at C speed.
+    black_king = KING in lower or KING in upper
+    white_king = -KING in lower or -KING in upper
+    return None if black_king == white_king else (BLACK if black_king else WHITE)
+
+
 def _base(kind: int) -> int:
     return kind - PROMOTED if kind > KING else kind
 
@@ -367,8 +386,85 @@ class ShogammonGame(Game["ShogammonState"]):
         """
         return _read_position(self, text)
 
+    def state_from_position(
+        self, position: ShogammonPosition, *, history: Sequence[RepetitionKey] = ()
+    ) -> ShogammonState:
+        """The state of a position value (:attr:`ShogammonState.position`), trusted as it is.
+
+        Nothing is checked, and the winner and the end are the position's: under ``repetition=fourfold``
+        the position, when it stands at the start of a turn with the game going on, joins ``history``, and
+        a fourth standing ends the game, as in play.
+
+        Args:
+            position: the position, of a game with these settings.
+            history: under ``repetition=fourfold``, the earlier positions that stood at the start of a turn,
+                oldest first (:attr:`ShogammonState.history`); none otherwise.
+        """
+        return ShogammonState(
+            self,
+            lower=position.lower,
+            upper=position.upper,
+            hands=position.hands,
+            side=position.side,
+            dice=position.dice,
+            turns=position.turns,
+            ply=position.ply,
+            winner=position.winner,
+            history=tuple(RepetitionKey(*key) for key in history),
+            end=position.end,
+        )
+
 
 _Board = tuple[int, ...]
+
+
+class RepetitionKey(NamedTuple):
+    """What ``repetition=fourfold`` compares: a position standing at the start of a turn (ruling 27).
+
+    Attributes:
+        lower: the board's lower pieces, as :attr:`ShogammonPosition.lower`.
+        upper: the board's upper pieces (tops of points), as :attr:`ShogammonPosition.upper`.
+        hands: the pieces in hand, as :attr:`ShogammonPosition.hands`.
+        side: the side to roll.
+    """
+
+    lower: tuple[int, ...]
+    upper: tuple[int, ...]
+    hands: tuple[int, ...]
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShogammonPosition:
+    """Every field of a Shogammon position, as plain values (:attr:`ShogammonState.position`).
+
+    What :meth:`ShogammonState.to_text` writes, the reader reads, and the kernel's arrays hold;
+    :meth:`ShogammonGame.state_from_position` makes the state again (with the history of earlier
+    positions that ``repetition=fourfold`` needs, :attr:`ShogammonState.history`).
+
+    Attributes:
+        lower: per square (``9 * row + column``, see the module docstring), the single piece or the bottom
+            of a point: a signed kind, Black positive and White negative, 0 for an empty square.
+        upper: per square, the top of a point (signed kind), else 0.
+        hands: 16 counts of pieces in hand, ``hands[8 * colour + kind]`` for the droppable kinds.
+        side: the side to move or to roll, :data:`BLACK` or :data:`WHITE`.
+        dice: the dice still to play, increasing: two faces, one, or none before the roll.
+        turns: turns completed (a roll and its moves): what ``max_turns`` counts.
+        ply: plies so far, rolls included.
+        winner: the side that took the enemy king (the one whose king is on the board), or ``None``.
+        end: ``"repetition"`` when a fourfold repetition ended the game, else ``None``. The game is also
+            over with a winner, or once ``turns`` reaches ``max_turns`` (a draw).
+    """
+
+    lower: tuple[int, ...]
+    upper: tuple[int, ...]
+    hands: tuple[int, ...]
+    side: int
+    dice: tuple[int, ...]
+    turns: int
+    ply: int
+    winner: int | None = None
+    end: str | None = None
 
 
 class ShogammonState(State[ShogammonMove]):
@@ -384,6 +480,7 @@ class ShogammonState(State[ShogammonMove]):
         "_lower",
         "_ply",
         "_side",
+        "_stands",
         "_turns",
         "_upper",
         "_winner",
@@ -400,7 +497,8 @@ class ShogammonState(State[ShogammonMove]):
         dice: tuple[int, ...],
         turns: int,
         ply: int,
-        history: tuple[Hashable, ...] = (),
+        winner: int | None,
+        history: tuple[RepetitionKey, ...] = (),
         end: str | None = None,
     ) -> None:
         self._game = game
@@ -412,15 +510,14 @@ class ShogammonState(State[ShogammonMove]):
         self._turns = turns
         self._ply = ply
         self._legal: tuple[ShogammonMove, ...] | None = None
-        # Black's pieces are positive, White's negative; `in` on the board tuples scans at C speed.
-        black_king = KING in lower or KING in upper
-        white_king = -KING in lower or -KING in upper
-        self._winner: int | None = None if black_king == white_king else (BLACK if black_king else WHITE)
-        # repetition=fourfold: the positions that stood at the start of each turn so far (ruling 27).
+        self._winner = winner
+        # repetition=fourfold: the positions that stood at the start of each turn so far (ruling 27), this
+        # one included when it stands at the start of a turn (``_stands``).
         self._history = history
         self._end = end
-        if game.fourfold and not dice and self._winner is None and end is None:
-            standing = (lower, upper, hands, side)
+        self._stands = game.fourfold and not dice and winner is None and end is None
+        if self._stands:
+            standing = RepetitionKey(lower, upper, hands, side)
             self._history = (*history, standing)
             if self._history.count(standing) >= 4:
                 self._end = "repetition"
@@ -431,6 +528,30 @@ class ShogammonState(State[ShogammonMove]):
     def game(self) -> ShogammonGame:
         """The game and its settings."""
         return self._game
+
+    @property
+    def position(self) -> ShogammonPosition:
+        """Every field of the position as one value (:meth:`ShogammonGame.state_from_position` reads it)."""
+        return ShogammonPosition(
+            lower=self._lower,
+            upper=self._upper,
+            hands=self._hands,
+            side=self._side,
+            dice=self._dice,
+            turns=self._turns,
+            ply=self._ply,
+            winner=self._winner,
+            end=self._end,
+        )
+
+    @property
+    def history(self) -> tuple[RepetitionKey, ...]:
+        """Under ``repetition=fourfold``: the earlier positions that stood at a turn's start, oldest first.
+
+        Every turn's start so far but this position's own (which counts as well when it stands at the
+        start of a turn): what the fourfold repetition rule counts. Empty without the rule.
+        """
+        return self._history[:-1] if self._stands else self._history
 
     @property
     def ply(self) -> int:
@@ -524,18 +645,18 @@ class ShogammonState(State[ShogammonMove]):
         for lower, upper in zip(self._lower, self._upper, strict=True):
             if lower:
                 if upper:
-                    score += 1.2 * (_signed_worth(lower) + _signed_worth(upper))
+                    score += POINT_BONUS * (_signed_worth(lower) + _signed_worth(upper))
                 else:
                     score += _signed_worth(lower)
         hands = self._hands
         for kind in DROPPABLE:
-            score += 1.1 * worth[kind] * (hands[kind] - hands[8 + kind])
+            score += HAND_BONUS * worth[kind] * (hands[kind] - hands[8 + kind])
         king_threat, gain = self._threats(self._side)  # the side to move's captures may come at once
         score += gain if self._side == BLACK else -gain
-        value = 0.95 * math.tanh(score / 15)
+        value = CONFIDENCE * math.tanh(score / MATERIAL_SCALE)
         if king_threat:
             mover = value if self._side == BLACK else -value
-            mover = 0.95 * king_threat + (1.0 - king_threat) * mover
+            mover = CONFIDENCE * king_threat + (1.0 - king_threat) * mover
             value = mover if self._side == BLACK else -mover
         return (value, -value)
 
@@ -575,7 +696,7 @@ class ShogammonState(State[ShogammonMove]):
             else:
                 gains.append(chance * PIECE_WORTH[target])
         gains.sort(reverse=True)
-        return king, gains[0] + gains[1] / 3
+        return king, gains[0] + gains[1] / NEXT_BEST_SHARE
 
     def key(self) -> Hashable:
         """Board, hands, side and dice left, whether the opening roll is next and a repetition draw.
@@ -662,9 +783,12 @@ class ShogammonState(State[ShogammonMove]):
             "dice": self._dice,
             "turns": self._turns,
             "ply": self._ply + 1,
+            "winner": self._winner,
             "history": self._history,
         }
         fields.update(changes)
+        if "lower" in changes:  # the board changed: a king may have been taken
+            fields["winner"] = _king_winner(fields["lower"], fields["upper"])  # type: ignore[arg-type]
         return ShogammonState(self._game, **fields)  # type: ignore[arg-type]
 
     def _apply(self, move: ShogammonMove) -> ShogammonState:
@@ -716,32 +840,10 @@ class ShogammonState(State[ShogammonMove]):
     def to_text(self) -> str:
         """SFEN with points as ``[XY]`` (bottom X, top Y), then the dice left and the ply.
 
-        The dice are ``-`` before the roll, ``1-6`` before the first move and ``6`` after it.
+        The dice are ``-`` before the roll, ``1-6`` before the first move and ``6`` after it. Written from
+        :attr:`position`.
         """
-        rows = []
-        for row in range(9):
-            text, gap = "", 0
-            for col in range(9):
-                square = row * 9 + col
-                if not self._lower[square]:
-                    gap += 1
-                    continue
-                token = _token(self._lower[square])
-                if self._upper[square]:
-                    token = f"[{token}{_token(self._upper[square])}]"
-                text += (str(gap) if gap else "") + token
-                gap = 0
-            rows.append(text + (str(gap) if gap else ""))
-        hand = ""
-        for colour in (BLACK, WHITE):
-            for kind in (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN):
-                count = self._hands[8 * colour + kind]
-                if count:
-                    letter = LETTERS[kind] if colour == BLACK else LETTERS[kind].lower()
-                    hand += (str(count) if count > 1 else "") + letter
-        dice = "-" if not self._dice else "-".join(map(str, self._dice))
-        end = " end=repetition" if self._end == "repetition" else ""
-        return f"{'/'.join(rows)} {'bw'[self._side]} {hand or '-'} {self._turns + 1} {dice} {self._ply}{end}"
+        return _position_text(self.position)
 
     def move_to_text(self, move: ShogammonMove) -> str:
         """The move in notation.
@@ -1048,6 +1150,35 @@ def _read_move(text: str) -> ShogammonMove:
     return ShogammonMove(PAIR, die, origin, to, promote, 0, die2, origin2, to2, promote2)
 
 
+def _position_text(position: ShogammonPosition) -> str:
+    """The text of a position value; see :meth:`ShogammonState.to_text`."""
+    p = position
+    rows = []
+    for row in range(9):
+        text, gap = "", 0
+        for col in range(9):
+            square = row * 9 + col
+            if not p.lower[square]:
+                gap += 1
+                continue
+            token = _token(p.lower[square])
+            if p.upper[square]:
+                token = f"[{token}{_token(p.upper[square])}]"
+            text += (str(gap) if gap else "") + token
+            gap = 0
+        rows.append(text + (str(gap) if gap else ""))
+    hand = ""
+    for colour in (BLACK, WHITE):
+        for kind in (ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN):
+            count = p.hands[8 * colour + kind]
+            if count:
+                letter = LETTERS[kind] if colour == BLACK else LETTERS[kind].lower()
+                hand += (str(count) if count > 1 else "") + letter
+    dice = "-" if not p.dice else "-".join(map(str, p.dice))
+    end = " end=repetition" if p.end == "repetition" else ""
+    return f"{'/'.join(rows)} {'bw'[p.side]} {hand or '-'} {p.turns + 1} {dice} {p.ply}{end}"
+
+
 def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
     """Read position text; see :meth:`ShogammonGame.state_from_text`."""
     fields = text.split()
@@ -1135,8 +1266,7 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
             raise NotationError(f"the dice left are -, a roll such as 1-6, or one face, got {fields[4]!r}")
         dice = tuple(sorted(int(face) for face in fields[4].split("-")))
     ply = read_number(fields[5], "the ply")
-    return ShogammonState(
-        game,
+    parsed = ShogammonPosition(
         lower=tuple(lower),
         upper=tuple(upper),
         hands=tuple(hands),
@@ -1144,8 +1274,10 @@ def _read_position(game: ShogammonGame, text: str) -> ShogammonState:
         dice=dice,
         turns=read_number(fields[3], "the turn number") - 1,
         ply=ply,
+        winner=_king_winner(tuple(lower), tuple(upper)),
         end=end,
     )
+    return game.state_from_position(parsed)
 
 
 def _read_piece(token: str) -> int:

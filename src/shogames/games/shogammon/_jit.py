@@ -33,8 +33,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
+from numba.types import Tuple, int64
 
+from shogames.games.shogammon import CONFIDENCE, HAND_BONUS, MATERIAL_SCALE, NEXT_BEST_SHARE, POINT_BONUS
 from shogames.kernels import common
 from shogames.kernels.common import U64, below, game_stream, splitmix
 
@@ -53,6 +55,7 @@ ROLL, ACT, PAIR, LOSE, OPEN = 0, 1, 2, 3, 4
 PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK, KING = 1, 2, 3, 4, 5, 6, 7, 8
 
 MAX_MOVES = 4096
+I1 = int64[::1]  # a state array, the settings, a move buffer (in explicit signatures)
 MAX_PART = 1024
 # Work array regions: half moves, second halves, acts counted on the side, a scratch state, moves of
 # the settle test, dice used per move (strict_dice).
@@ -101,7 +104,8 @@ def ended(st, cfg):
     return st[WINNER] >= 0 or st[END] != 0 or (cfg[C_MAX_TURNS] > 0 and st[TURNS] >= cfg[C_MAX_TURNS])
 
 
-@njit(cache=True)
+# One signature: the counts start as the literal 0, which would compile a second copy.
+@njit(Tuple((int64, int64))(I1, int64, int64, int64, int64, int64, int64, I1, int64, I1, int64), cache=True)
 def add_target(st, colour, sign, kind, origin, to, die, acts, na, halves, nh):
     """Add one piece's moves to one square; returns the new counts.
 
@@ -149,11 +153,12 @@ def pawn_on_file(st, col, sign):
 
 
 @njit(cache=True)
-def actions(st, cfg, steps, rays, colour, die, acts, halves):
+def actions(st, rules, colour, die, acts, halves):
     """The single moves and drops for ``die``, and the half moves onto enemy points; both counts.
 
     The moves go into ``acts`` and the halves into ``halves``, in the reference's order.
     """
+    cfg, steps, rays = rules
     sign = 1 if colour == 0 else -1
     na = 0
     nh = 0
@@ -194,13 +199,14 @@ def actions(st, cfg, steps, rays, colour, die, acts, halves):
 
 
 @njit(cache=True)
-def pairs(st, cfg, steps, rays, colour, halves, nh, second, out, work):
+def pairs(st, rules, colour, halves, nh, second, out, work):
     """Point captures completing each half with another piece and the ``second`` die; returns the count."""
+    cfg = rules[0]
     n = 0
     seconds = work[W_SECONDS : W_SECONDS + MAX_PART]
     acts = work[W_ACTS : W_ACTS + MAX_PART]
     if cfg[C_SIMULTANEOUS]:
-        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        _, ns = actions(st, rules, colour, second, acts, seconds)
         for h in range(nh):
             half = halves[h]
             for s in range(ns):
@@ -219,7 +225,7 @@ def pairs(st, cfg, steps, rays, colour, halves, nh, second, out, work):
             st[UPPER + origin] = 0
         else:
             st[LOWER + origin] = 0
-        _, ns = actions(st, cfg, steps, rays, colour, second, acts, seconds)
+        _, ns = actions(st, rules, colour, second, acts, seconds)
         st[UPPER + origin] = upper
         st[LOWER + origin] = lower
         for s in range(ns):
@@ -292,7 +298,7 @@ def apply_board(st, code):
 
 
 @njit(cache=True)
-def dice_used(st, code, cfg, steps, rays, work):
+def dice_used(st, code, rules, work):
     """How many dice a first move lets the turn use (strict_dice): a pair or a king capture uses both."""
     kind = code & 7
     if kind == PAIR:
@@ -308,19 +314,20 @@ def dice_used(st, code, cfg, steps, rays, work):
             return 2
         used = 1
     na, _ = actions(
-        scratch, cfg, steps, rays, st[SIDE], other, work[W_ACTS : W_ACTS + MAX_PART],
+        scratch, rules, st[SIDE], other, work[W_ACTS : W_ACTS + MAX_PART],
         work[W_SECONDS : W_SECONDS + MAX_PART],
     )  # fmt: skip
     return used + (1 if na > 0 else 0)
 
 
 @njit(cache=True)
-def turn_moves(st, cfg, steps, rays, out, work):
+def turn_moves(st, rules, out, work):
     """The moves for the dice left (0 when no die has a play), in the reference's order."""
+    cfg = rules[0]
     colour = st[SIDE]
     halves = work[W_HALVES : W_HALVES + MAX_PART]
     if st[NDICE] == 1:
-        na, _ = actions(st, cfg, steps, rays, colour, st[DIE0], out, halves)
+        na, _ = actions(st, rules, colour, st[DIE0], out, halves)
         return na
     low = st[DIE0]
     high = st[DIE1]
@@ -329,8 +336,8 @@ def turn_moves(st, cfg, steps, rays, out, work):
     for order in range(1 if low == high else 2):
         first = low if order == 0 else high
         second = high if order == 0 else low
-        na, nh = actions(st, cfg, steps, rays, colour, first, out[n:], halves)
-        np_ = pairs(st, cfg, steps, rays, colour, halves, nh, second, out[n + na :], work)
+        na, nh = actions(st, rules, colour, first, out[n:], halves)
+        np_ = pairs(st, rules, colour, halves, nh, second, out[n + na :], work)
         if na + np_ > 0:
             n += na + np_
             played = True
@@ -342,7 +349,7 @@ def turn_moves(st, cfg, steps, rays, out, work):
     if cfg[C_STRICT]:
         most = 0
         for i in range(n):
-            used = dice_used(st, out[i], cfg, steps, rays, work)
+            used = dice_used(st, out[i], rules, work)
             work[W_USES + i] = used
             if used > most:
                 most = used
@@ -356,8 +363,9 @@ def turn_moves(st, cfg, steps, rays, out, work):
 
 
 @njit(cache=True)
-def legal_moves(st, cfg, steps, rays, out, work):
+def legal_moves(st, rules, out, work):
     """The legal moves in the reference's order: the rolls (or opening rolls) before a roll."""
+    cfg = rules[0]
     if ended(st, cfg):
         return 0
     if st[NDICE] == 0:
@@ -374,7 +382,7 @@ def legal_moves(st, cfg, steps, rays, out, work):
                     out[n] = ROLL | low << 3 | high << 24
                     n += 1
         return n
-    n = turn_moves(st, cfg, steps, rays, out, work)
+    n = turn_moves(st, rules, out, work)
     if n == 0:
         out[0] = LOSE | st[DIE0] << 3
         n = 1
@@ -426,42 +434,49 @@ def end_turn(st, cfg, work):
 
 
 @njit(cache=True)
-def settle(st, cfg, steps, rays, work):
-    """A turn whose dice have no play ends at once."""
+def settle(st, rules, work):
+    """The settle test, after a roll or a turn's first move: a turn whose dice have no play ends at once."""
+    cfg = rules[0]
     if (
         not ended(st, cfg)
         and st[NDICE] > 0
-        and turn_moves(st, cfg, steps, rays, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
+        and turn_moves(st, rules, work[W_MOVES : W_MOVES + MAX_MOVES], work) == 0
     ):
         end_turn(st, cfg, work)
 
 
 @njit(cache=True)
-def play(st, code, cfg, steps, rays, work):
+def play(st, code, rules, work):
     """Play a legal move (a roll included) on ``st``."""
+    if play_unsettled(st, code, rules[0], work):
+        settle(st, rules, work)
+
+
+@njit(cache=True)
+def play_unsettled(st, code, cfg, work):
+    """Play ``code`` on ``st`` up to the :func:`settle` test; returns whether it is due (dice are left)."""
     kind = code & 7
     die = (code >> 3) & 7
     die2 = (code >> 24) & 7
     st[PLY] += 1
-    if kind in (ROLL, OPEN):
-        if kind == OPEN:
+    if kind == ROLL or kind == OPEN:  # noqa: SIM109 -- compiled by numba
+        if kind == OPEN:  # the higher die starts and plays both
             st[SIDE] = 0 if die > die2 else 1
         st[NDICE] = 2
         st[DIE0] = min(die, die2)
         st[DIE1] = max(die, die2)
-        settle(st, cfg, steps, rays, work)
-        return
+        return True
     before = st[NDICE]
     other = st[DIE1] if die == st[DIE0] else st[DIE0]
     if kind != LOSE:
         apply_board(st, code)
     if st[WINNER] >= 0 or kind == PAIR or before == 1:
         end_turn(st, cfg, work)
-        return
+        return False
     st[NDICE] = 1
     st[DIE0] = other
     st[DIE1] = 0
-    settle(st, cfg, steps, rays, work)
+    return True
 
 
 @njit(cache=True)
@@ -480,12 +495,13 @@ def signed_worth(piece, worth):
 
 
 @njit(cache=True)
-def threats(st, cfg, steps, rays, worth, colour):
+def threats(st, rules, worth, colour):
     """The chance that ``colour`` takes the enemy king, and the worth of its captures.
 
     The worth is the best capture's plus a third of the next best, each weighted by the chance that a
     face moving an attacker shows.
     """
+    cfg, steps, rays = rules
     sign = 1 if colour == 0 else -1
     faces = np.zeros(81, dtype=np.int64)
     for origin in range(81):
@@ -531,12 +547,13 @@ def threats(st, cfg, steps, rays, worth, colour):
                 best = gain
             elif gain > next_best:
                 next_best = gain
-    return king, best + next_best / 3
+    return king, best + next_best / NEXT_BEST_SHARE
 
 
 @njit(cache=True)
-def evaluate(st, cfg, steps, rays, worth):
+def evaluate(st, rules, worth):
     """Black's value of ``ShogammonState.evaluate`` (White's is its negative), same operations."""
+    cfg = rules[0]
     if ended(st, cfg):
         return black_return(st)
     score = 0.0
@@ -545,56 +562,114 @@ def evaluate(st, cfg, steps, rays, worth):
         if lower != 0:
             upper = st[UPPER + square]
             if upper != 0:
-                score += 1.2 * (signed_worth(lower, worth) + signed_worth(upper, worth))
+                score += POINT_BONUS * (signed_worth(lower, worth) + signed_worth(upper, worth))
             else:
                 score += signed_worth(lower, worth)
     for kind in range(1, 8):
-        score += 1.1 * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
+        score += HAND_BONUS * worth[kind] * (st[HANDS + kind] - st[HANDS + 8 + kind])
     side = st[SIDE]
-    king, gain = threats(st, cfg, steps, rays, worth, side)
+    king, gain = threats(st, rules, worth, side)
     score += gain if side == 0 else -gain
-    value = 0.95 * math.tanh(score / 15)
+    value = CONFIDENCE * math.tanh(score / MATERIAL_SCALE)
     if king != 0.0:
         mover = value if side == 0 else -value
-        mover = 0.95 * king + (1.0 - king) * mover
+        mover = CONFIDENCE * king + (1.0 - king) * mover
         value = mover if side == 0 else -mover
     return value
 
 
 @njit(cache=True)
-def perft(st, depth, bulk, cfg, steps, rays, moves, work, children):
+def perft(st, depth, bulk, rules, moves, work, children):
     """Leaves at exactly ``depth`` plies, rolls included; ``moves`` and ``children`` are per-level space."""
+    cfg = rules[0]
     if depth == 0:
         return 1
     if ended(st, cfg):
         return 0
     level = depth - 1
-    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    n = legal_moves(st, rules, moves[level], work)
     if depth == 1 and bulk:
         return n
     total = 0
     child = children[level]
     for i in range(n):
         child[:] = st
-        play(child, moves[level, i], cfg, steps, rays, work)
-        total += perft(child, depth - 1, bulk, cfg, steps, rays, moves, work, children)
+        play(child, moves[level, i], rules, work)
+        total += perft(child, depth - 1, bulk, rules, moves, work, children)
     return total
 
 
-@njit(cache=True)
-def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, record, record_from, work):
-    """Play ``games`` random games from ``start``: two independent dice per roll, uniform moves.
+@njit(cache=True, parallel=True)
+def parallel_perft(st, roots, depth, bulk, rules, work):
+    """:func:`perft` to ``depth`` (1 or more) from ``st``, whose legal moves are ``roots``.
 
-    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``. The backgammon opening roll
-    throws one die each until they differ. The moves of game ``g`` go into row ``g - record_from`` of
-    ``record`` while there is one.
+    The root's moves are spread over numba's threads, each subtree counted with space of its own.
     """
+    leaves = np.zeros(roots.shape[0], dtype=np.int64)
+    for i in prange(roots.shape[0]):
+        leaves[i] = perft_after(st, roots[i], depth - 1, bulk, rules, work)
+    return leaves.sum()
+
+
+@njit(cache=True)
+def perft_after(st, move, depth, bulk, rules, work):
+    """:func:`perft` to ``depth`` after ``move`` from ``st`` (left as it is), with space of its own.
+
+    Its work array starts with ``st``'s history, copied from ``work``.
+    """
+    child = st.copy()
+    mine = own_work(work, st)
+    play(child, move, rules, mine)
+    levels = max(depth, 1)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    children = np.empty((levels, SIZE), dtype=np.int64)
+    return perft(child, depth, bulk, rules, moves, mine, children)
+
+
+@njit(cache=True)
+def own_work(work, st):
+    """A new work array holding ``st``'s history from ``work`` (what a thread's line of play starts from)."""
+    mine = np.empty_like(work)
+    used = W_HISTORY + st[HISTORY]
+    mine[:used] = work[:used]
+    return mine
+
+
+@njit(cache=True, parallel=True)
+def random_playouts(start, first, games, blocks, seed, rules, returns_out, plies, record, work):
+    """Play random games ``first`` .. ``first + games - 1`` from ``start``: two dice per roll, random moves.
+
+    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``, so its moves do not depend on the
+    other games or on how the games are shared among numba's threads (``blocks`` blocks of games, one
+    per thread, each with its own copy of ``work`` and the start's history in it). The backgammon opening
+    roll throws one die each until they differ. Game ``g``'s returns and plies go into row ``g - first``
+    of ``returns_out`` and ``plies``, and its moves into that row of ``record`` while there is one.
+    """
+    blocks = max(1, min(games, blocks))
+    for block in prange(blocks):
+        play_random_games(
+            start, first, first + block * games // blocks, first + (block + 1) * games // blocks, seed, rules,
+            returns_out, plies, record, own_work(work, start),
+        )  # fmt: skip
+    return games
+
+
+@njit(cache=True)
+def play_random_games(start, first, begin, end, seed, rules, returns_out, plies, record, work):
+    """Games ``begin`` .. ``end - 1`` of :func:`random_playouts` (from game ``first``), one after the other.
+
+    The settle test's moves (:func:`play_unsettled`, then :func:`turn_moves`) are the next ply's choice.
+    """
+    cfg = rules[0]
     st = np.empty_like(start)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
-    for g in range(games):
+    for g in range(begin, end):
         rng = game_stream(seed, g)
         st[:] = start
+        row = g - first
+        recording = row < record.shape[0]
         played = 0
+        count = -1  # the legal moves in ``moves`` where the settle test made them, else -1
         while not ended(st, cfg):
             if st[NDICE] == 0:
                 rng, bits = splitmix(rng)
@@ -609,19 +684,23 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
                 else:
                     move = ROLL | min(a, b) << 3 | max(a, b) << 24
             else:
-                n = legal_moves(st, cfg, steps, rays, moves, work)
+                if count < 0:
+                    count = legal_moves(st, rules, moves, work)
                 rng, bits = splitmix(rng)
-                move = moves[below(bits, n)]
-            row = g - record_from
-            if 0 <= row < record.shape[0] and played < record.shape[1]:
+                move = moves[below(bits, count)]
+            if recording and played < record.shape[1]:
                 record[row, played] = move
-            play(st, move, cfg, steps, rays, work)
             played += 1
+            count = -1
+            if play_unsettled(st, move, cfg, work) and not ended(st, cfg):
+                count = turn_moves(st, rules, moves, work)
+                if count == 0:
+                    end_turn(st, cfg, work)  # the dice have no play
+                    count = -1
         value = black_return(st)
-        returns_out[g, 0] = value
-        returns_out[g, 1] = -value if value != 0.0 else 0.0
-        plies[g] = played
-    return games
+        returns_out[row, 0] = value
+        returns_out[row, 1] = -value if value != 0.0 else 0.0
+        plies[row] = played
 
 
 # --- MCTS ---------------------------------------------------------------------------------------------
@@ -629,7 +708,7 @@ def random_playouts(start, games, seed, cfg, steps, rays, returns_out, plies, re
 
 @njit(cache=True)
 def mcts(
-    root, root_moves, simulations, seconds, c, seed, low, scale, cfg, steps, rays, worth, work, tree,
+    root, root_moves, simulations, seconds, c, seed, low, scale, rules, worth, work, tree,
     visits_out, values_out, stats,
 ):  # fmt: skip
     """UCT on the shared tree, with sampled chance nodes and the evaluation at the leaves.
@@ -643,6 +722,7 @@ def mcts(
     room for the tree (``common.new_tree``); returns the index of the most visited root move (ties:
     the better mean) and the tree's arrays, grown where they had to be, for the next search.
     """
+    cfg = rules[0]
     moves, value, path, counts, limits, rng = common.scratch(
         MAX_MOVES, 2, common.PATH_LENGTH, simulations, seconds, c, seed, low, scale
     )
@@ -650,9 +730,9 @@ def mcts(
     while True:
         count, mode = 0, common.TERMINAL
         if not ended(pending, cfg):
-            count = legal_moves(pending, cfg, steps, rays, moves, work)
+            count = legal_moves(pending, rules, moves, work)
             mode = common.DECISION if pending[NDICE] > 0 else roll_mode(pending, cfg)
-        value[0] = evaluate(pending, cfg, steps, rays, worth)  # the returns where the game is over
+        value[0] = evaluate(pending, rules, worth)  # the returns where the game is over
         value[1] = -value[0]
         tree, move, rng = common.step(
             tree, path, counts, limits, pending, moves, count, mode, pending[SIDE], value, rng
@@ -661,7 +741,7 @@ def mcts(
             break
         if cfg[C_FOURFOLD]:
             restore_history(tree[3], path, counts[common.DEPTH], root[HISTORY], work)
-        play(pending, move, cfg, steps, rays, work)
+        play(pending, move, rules, work)
     return common.finish(tree, counts, root_moves, root[SIDE], visits_out, values_out, stats)
 
 
@@ -709,41 +789,45 @@ def history_slot(code):
     return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
 
 
+# ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply.
+AB_SEAT, AB_ROOT_PLY = 4, 5
+
+
 @njit(cache=True)
-def expectiminimax(
-    st, depth, alpha, beta, level, seat, root_ply, ctx, deadline, cfg, steps, rays, worth, work, moves,
-    scores, children, history,
-):  # fmt: skip
+def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, space):
     """The value of ``st`` searched ``depth`` decisions deep: expectiminimax with alpha-beta.
 
-    The value is for the side to move there (``seat`` at a roll or at the end): alpha-beta at the
-    decisions, the rolls' mean at the chance nodes. The values of the ``alphabeta`` agent: ``seat``'s
-    return at the end (a win worth ``WIN_DISCOUNT`` less per ply), the evaluation at the horizon, a
-    chance node the probability-weighted mean of its rolls (each searched with a full window; a roll
-    whose dice have no play, so that another roll follows, uses up a decision). ``level`` indexes the
-    per-ply buffers.
+    The value is for the side to move there (the searching side ``ctx[AB_SEAT]`` at a roll or at the
+    end): alpha-beta at the decisions, the rolls' mean at the chance nodes. The values of the
+    ``alphabeta`` agent: the searching side's return at the end (a win worth ``WIN_DISCOUNT`` less per
+    ply from ``ctx[AB_ROOT_PLY]``), the evaluation at the horizon, a chance node the probability-weighted
+    mean of its rolls (each searched with a full window; a roll whose dice have no play, so that
+    another roll follows, uses up a decision). ``space`` is (work, moves, scores, children, history):
+    the work array, the per-ply buffers that ``level`` indexes, and the history heuristic's table.
     """
     if common.out_of_budget(ctx, deadline):
         return 0.0
+    cfg = rules[0]
+    work, moves, scores, children, history = space
+    seat = ctx[AB_SEAT]
     sign = root_sign(st, cfg, seat)
     if ended(st, cfg):
         value = black_return(st) if seat == 0 else -black_return(st)
-        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - root_ply))
+        return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - ctx[AB_ROOT_PLY]))
     if depth <= 0 or level >= MAX_LEVEL - 1:
-        value = evaluate(st, cfg, steps, rays, worth)
+        value = evaluate(st, rules, worth)
         return sign * (value if seat == 0 else -value)
-    n = legal_moves(st, cfg, steps, rays, moves[level], work)
+    n = legal_moves(st, rules, moves[level], work)
     child = children[level]
     if st[NDICE] == 0:
         total = 0.0
         for i in range(n):
             child[:] = st
-            play(child, moves[level, i], cfg, steps, rays, work)
+            play(child, moves[level, i], rules, work)
             below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
             value = expectiminimax(
-                child, below_depth, -common.INF, common.INF, level + 1, seat, root_ply, ctx, deadline, cfg,
-                steps, rays, worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, below_depth, -common.INF, common.INF, level + 1, ctx, deadline, rules, worth, space
+            )
             if ctx[common.C_ABORT]:
                 return 0.0
             total += roll_chance(moves[level, i]) * (value if root_sign(child, cfg, seat) == 1.0 else -value)
@@ -754,17 +838,15 @@ def expectiminimax(
     for i in range(n):
         move = common.pick_next(moves[level], scores[level], i, n)
         child[:] = st
-        play(child, move, cfg, steps, rays, work)
+        play(child, move, rules, work)
         if root_sign(child, cfg, seat) == sign:
             value = expectiminimax(
-                child, depth - 1, alpha, beta, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
-                worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, depth - 1, alpha, beta, level + 1, ctx, deadline, rules, worth, space
+            )
         else:
             value = -expectiminimax(
-                child, depth - 1, -beta, -alpha, level + 1, seat, root_ply, ctx, deadline, cfg, steps, rays,
-                worth, work, moves, scores, children, history,
-            )  # fmt: skip
+                child, depth - 1, -beta, -alpha, level + 1, ctx, deadline, rules, worth, space
+            )
         if ctx[common.C_ABORT]:
             return 0.0
         if value > best:
@@ -779,8 +861,7 @@ def expectiminimax(
 
 @njit(cache=True)
 def alphabeta(
-    root, root_moves, max_depth, node_limit, seconds, cfg, steps, rays, worth, work, history, root_scores,
-    stats,
+    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -791,16 +872,27 @@ def alphabeta(
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
     (|value| > 0.99).
     """
+    cfg = rules[0]
     n = root_moves.shape[0]
-    ctx = np.zeros(4, dtype=np.int64)
+    ctx = np.zeros(8, dtype=np.int64)
     ctx[common.C_NODE_LIMIT] = node_limit
-    deadline = common.deadline_after(seconds)
     seat = root[SIDE]
-    moves = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
-    scores = np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64)
+    ctx[AB_SEAT] = seat
+    ctx[AB_ROOT_PLY] = root[PLY]
+    deadline = common.deadline_after(seconds)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
+    space = (
+        work,
+        np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64),
+        np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64),
+        children,
+        history,
+    )
     child = children[MAX_LEVEL]
-    order, iteration, done, best_index, completed = common.new_root(n)
+    order, iteration, done, best_index, none_completed = common.new_root(n)
+    # The depth completed as an int64 from the start: typed as the literal 0, it would compile a second
+    # copy of common.end_iteration.
+    completed = np.int64(none_completed)
     best_value = -common.INF
     level = np.int64(1)  # a variable, not a literal: see numba issue #6713 in docs/kernels.md
     for depth in range(1, max_depth + 1):
@@ -809,17 +901,15 @@ def alphabeta(
         for r in range(n):
             index = order[r]
             child[:] = root
-            play(child, root_moves[index], cfg, steps, rays, work)
+            play(child, root_moves[index], rules, work)
             if root_sign(child, cfg, seat) == 1.0:
                 value = expectiminimax(
-                    child, depth - 1, alpha, common.INF, level, seat, root[PLY], ctx, deadline, cfg, steps,
-                    rays, worth, work, moves, scores, children, history,
-                )  # fmt: skip
+                    child, depth - 1, alpha, common.INF, level, ctx, deadline, rules, worth, space
+                )
             else:
                 value = -expectiminimax(
-                    child, depth - 1, -common.INF, -alpha, level, seat, root[PLY], ctx, deadline, cfg, steps,
-                    rays, worth, work, moves, scores, children, history,
-                )  # fmt: skip
+                    child, depth - 1, -common.INF, -alpha, level, ctx, deadline, rules, worth, space
+                )
             if ctx[common.C_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)

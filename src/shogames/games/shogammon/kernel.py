@@ -15,28 +15,77 @@ those positions); all five presets.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, moves_by_code, playout_batch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     BLACK,
+    PIECE_WORTH,
     WHITE,
+    RepetitionKey,
     ShogammonGame,
     ShogammonMove,
     ShogammonMoveKind,
+    ShogammonPosition,
     ShogammonState,
 )
 from shogames.games.shogammon import _jit as jit
+from shogames.games.shogammon._jit import (
+    C_BACKGAMMON,
+    C_DROP_STACK,
+    C_FACE,
+    C_FOURFOLD,
+    C_HISTORY_ROOM,
+    C_MAX_TURNS,
+    C_SIMULTANEOUS,
+    C_STRICT,
+    HISTORY,
+    LAST_HASH,
+    SIZE,
+    W_HISTORY,
+    WORK_SIZE,
+    restore_history,
+)
 from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
 
-PIECE_WORTH = (0, 1, 3, 3.5, 5, 5.5, 8, 10, 0, 5, 5, 5, 5.5, 0, 11, 13)
-"""The evaluation's worth of each kind (kings 0, promoted kinds at kind + 8), as ``docs/games/shogammon.md``
-gives it."""
+# Re-exported from the compiled module: the index of each setting in the kernel's ``cfg`` (see
+# :func:`config`), for tests that change one to break a rule on purpose; and the state and work arrays'
+# layout (``SIZE``, ``HISTORY``, ``LAST_HASH``, ``WORK_SIZE``, ``W_HISTORY``) with ``restore_history``, the
+# MCTS's history keeping, for its test.
+__all__ = [
+    "C_BACKGAMMON",
+    "C_DROP_STACK",
+    "C_FACE",
+    "C_FOURFOLD",
+    "C_HISTORY_ROOM",
+    "C_MAX_TURNS",
+    "C_SIMULTANEOUS",
+    "C_STRICT",
+    "HISTORY",
+    "KNOWN_POSITIONS",
+    "LAST_HASH",
+    "SIZE",
+    "SLIDES",
+    "STEPS",
+    "WORK_SIZE",
+    "W_HISTORY",
+    "Geometry",
+    "ShogammonAlphaBeta",
+    "ShogammonKernel",
+    "ShogammonMCTS",
+    "build_geometry",
+    "config",
+    "covers",
+    "history_room",
+    "make_kernel",
+    "restore_history",
+    "standing_of",
+]
 
 _GOLD = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0))
 _KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -69,8 +118,11 @@ SLIDES: dict[int, tuple[tuple[int, int], ...]] = {
 Geometry = tuple[NDArray[np.int64], NDArray[np.int64]]
 KNOWN_POSITIONS = 100_000
 """repetition=fourfold: the positions whose hashes a kernel remembers before it starts afresh."""
-Standing = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
-"""What a repetition compares (the reference's history entries): lower and upper boards, hands, side."""
+
+
+def standing_of(position: ShogammonPosition) -> RepetitionKey:
+    """What a fourfold repetition compares of a position (the reference's history entries)."""
+    return RepetitionKey(position.lower, position.upper, position.hands, position.side)
 
 
 def build_geometry(
@@ -154,12 +206,14 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self.shogammon = game
         self.cfg = config(game)
         self.steps, self.rays = build_geometry() if geometry is None else geometry
+        self.rules = (self.cfg, self.steps, self.rays)
+        """What the compiled rules take: the settings and the geometry (one tuple of the same arrays)."""
         self.worth = np.array(PIECE_WORTH, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._work = np.zeros(jit.WORK_SIZE + history_room(game), dtype=np.int64)
         # repetition=fourfold: the hash of each position met in a history, and back.
-        self._hashes: dict[Standing, int] = {}
-        self._standings: dict[int, Standing] = {}
+        self._hashes: dict[RepetitionKey, int] = {}
+        self._standings: dict[int, RepetitionKey] = {}
 
     # --- Conversions ---------------------------------------------------------------------------------
 
@@ -169,93 +223,93 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return state
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state array (layout in :mod:`shogames.games.shogammon._jit`).
+        """The state array (layout in :mod:`shogames.games.shogammon._jit`), from the state's position value.
 
-        With ``repetition=fourfold`` the state's history goes into the kernel's work array, where the
-        next compiled call finds it.
+        With ``repetition=fourfold`` the state's history (:attr:`ShogammonState.history`, and the position
+        itself where it stands at the start of a turn) goes into the kernel's work array, where the next
+        compiled call finds it.
         """
         s = self._check(state)
+        p = s.position
         st = np.zeros(jit.SIZE, dtype=np.int64)
-        st[jit.LOWER : jit.LOWER + 81] = s._lower
-        st[jit.UPPER : jit.UPPER + 81] = s._upper
-        st[jit.HANDS : jit.HANDS + 16] = s._hands
-        st[jit.SIDE] = s._side
-        st[jit.NDICE] = len(s._dice)
-        for k, die in enumerate(s._dice):
+        st[jit.LOWER : jit.LOWER + 81] = p.lower
+        st[jit.UPPER : jit.UPPER + 81] = p.upper
+        st[jit.HANDS : jit.HANDS + 16] = p.hands
+        st[jit.SIDE] = p.side
+        st[jit.NDICE] = len(p.dice)
+        for k, die in enumerate(p.dice):
             st[jit.DIE0 + k] = die
-        st[jit.TURNS] = s._turns
-        st[jit.PLY] = s._ply
-        st[jit.WINNER] = -1 if s._winner is None else s._winner
-        st[jit.END] = s._end == "repetition"
+        st[jit.TURNS] = p.turns
+        st[jit.PLY] = p.ply
+        st[jit.WINNER] = -1 if p.winner is None else p.winner
+        st[jit.END] = p.end == "repetition"
         if self.shogammon.fourfold:
             if len(self._hashes) > KNOWN_POSITIONS:
                 self._hashes.clear()  # what decode needs next is hashed again just below
                 self._standings.clear()
-            history = s._history
+            history = list(s.history)
+            if not p.dice and p.winner is None and p.end is None:
+                history.append(standing_of(p))  # the position stands at the start of a turn
             if len(history) > self.cfg[jit.C_HISTORY_ROOM]:
                 raise ValueError(
                     f"the Shogammon kernel holds {self.cfg[jit.C_HISTORY_ROOM]} positions of history"
                 )
-            hashes = [self._hash(cast("Standing", standing)) for standing in history]
+            hashes = [self._hash(standing) for standing in history]
             self._work[jit.W_HISTORY : jit.W_HISTORY + len(hashes)] = hashes
             st[jit.HISTORY] = len(hashes)
             st[jit.LAST_HASH] = hashes[-1] if hashes else 0
         return st
 
-    def _hash(self, standing: Standing) -> int:
+    def _hash(self, standing: RepetitionKey) -> int:
         """The kernel's hash of a position of a history (``_jit.standing_hash``)."""
         known = self._hashes.get(standing)
         if known is None:
-            lower, upper, hands, side = standing
             row = np.zeros(jit.SIZE, dtype=np.int64)
-            row[jit.LOWER : jit.LOWER + 81] = lower
-            row[jit.UPPER : jit.UPPER + 81] = upper
-            row[jit.HANDS : jit.HANDS + 16] = hands
-            row[jit.SIDE] = side
+            row[jit.LOWER : jit.LOWER + 81] = standing.lower
+            row[jit.UPPER : jit.UPPER + 81] = standing.upper
+            row[jit.HANDS : jit.HANDS + 16] = standing.hands
+            row[jit.SIDE] = standing.side
             known = self._hashes[standing] = int(jit.standing_hash(row))
             self._standings[known] = standing
         return known
 
     def decode(self, array: NDArray[Any]) -> ShogammonState:
-        """The reference state of a state array.
+        """The reference state of a state array, made by :meth:`ShogammonGame.state_from_position`.
 
-        With ``repetition=fourfold`` its history is read from the kernel's work array, so decode an
-        array before the next call of the kernel (as :meth:`play` does).
+        The winner and the end are the kernel's. With ``repetition=fourfold`` the history is read from the
+        kernel's work array, so decode an array before the next call of the kernel (as :meth:`play` does).
 
         Raises:
             ValueError: the history holds a position the kernel has not seen (an array of an earlier call).
         """
         st = [int(v) for v in array]
         n = st[jit.NDICE]
-        board = tuple(st[jit.LOWER : jit.LOWER + 81]), tuple(st[jit.UPPER : jit.UPPER + 81])
-        hands = tuple(st[jit.HANDS : jit.HANDS + 16])
-        history: tuple[Standing, ...] = ()
-        end = None
-        if self.shogammon.fourfold:
-            self._hash((*board, hands, st[jit.SIDE]))  # the position itself may be the history's newest
-            try:
-                history = tuple(
-                    self._standings[int(h)]
-                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
-                )
-            except KeyError:
-                raise ValueError("the array's history of positions is not the kernel's last one") from None
-            if st[jit.END] and not history:
-                end = "repetition"  # a position read from text, ended by a repetition
-            elif n == 0 and st[jit.WINNER] < 0 and history:
-                history = history[:-1]  # the reference adds the position standing at the turn's start
-        return ShogammonState(
-            self.shogammon,
-            lower=board[0],
-            upper=board[1],
-            hands=hands,
+        winner = st[jit.WINNER]
+        position = ShogammonPosition(
+            lower=tuple(st[jit.LOWER : jit.LOWER + 81]),
+            upper=tuple(st[jit.UPPER : jit.UPPER + 81]),
+            hands=tuple(st[jit.HANDS : jit.HANDS + 16]),
             side=st[jit.SIDE],
             dice=tuple(st[jit.DIE0 : jit.DIE0 + n]),
             turns=st[jit.TURNS],
             ply=st[jit.PLY],
-            history=history,
-            end=end,
+            winner=None if winner < 0 else winner,
+            end="repetition" if st[jit.END] else None,
         )
+        history: list[RepetitionKey] = []
+        if self.shogammon.fourfold:
+            current = standing_of(position)
+            self._hash(current)  # the position itself may be the history's newest
+            try:
+                history = [
+                    self._standings[int(h)]
+                    for h in self._work[jit.W_HISTORY : jit.W_HISTORY + st[jit.HISTORY]]
+                ]
+            except KeyError:
+                raise ValueError("the array's history of positions is not the kernel's last one") from None
+            if not position.dice and history and history[-1] == current:
+                history.pop()  # the position stood at the start of its turn: not an earlier one
+        return self.shogammon.state_from_position(position, history=history)
 
     def encode_move(self, move: ShogammonMove) -> int:
         """The move's code (layout in :mod:`shogames.games.shogammon._jit`)."""
@@ -291,13 +345,13 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     def legal_moves(self, state: State[Any]) -> list[ShogammonMove]:
         """The legal moves (rolls before a roll) in the reference's order."""
-        count = jit.legal_moves(self.encode(state), self.cfg, self.steps, self.rays, self._moves, self._work)
+        count = jit.legal_moves(self.encode(state), self.rules, self._moves, self._work)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
 
     def play(self, state: State[Any], move: ShogammonMove) -> ShogammonState:
         """The state after a legal ``move`` (a roll included)."""
         st = self.encode(state)
-        jit.play(st, self.encode_move(move), self.cfg, self.steps, self.rays, self._work)
+        jit.play(st, self.encode_move(move), self.rules, self._work)
         return self.decode(st)
 
     def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
@@ -310,7 +364,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     def evaluate(self, state: State[Any]) -> tuple[float, ...]:
         """The reference's evaluation, computed by the kernel."""
-        value = float(jit.evaluate(self.encode(state), self.cfg, self.steps, self.rays, self.worth))
+        value = float(jit.evaluate(self.encode(state), self.rules, self.worth))
         return (value, -value)
 
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
@@ -323,45 +377,62 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` plies, rolls included; see :meth:`Kernel.perft`.
+
+        The root's moves are shared among ``threads`` threads (``None``: every core); the count is the same.
+        """
         check_perft_depth(depth)
-        moves = np.empty((max(depth, 1), jit.MAX_MOVES), dtype=np.int64)
-        children = np.empty((max(depth, 1), jit.SIZE), dtype=np.int64)
-        return int(
-            jit.perft(
-                self.encode(state), depth, bulk, self.cfg, self.steps, self.rays, moves, self._work, children
-            )
-        )
+        if depth == 0:
+            return 1
+        root = self.encode(state)
+        roots = self._moves[: jit.legal_moves(root, self.rules, self._moves, self._work)].copy()
+        if depth == 1 and bulk:
+            return len(roots)
+        with compiled_threads(threads):
+            return int(jit.parallel_perft(root, roots, depth, bulk, self.rules, self._work))
 
     def _playouts(
-        self, games: int, seed: int, start: State[Any] | None, record_rows: int = 0, record_from: int = 0
-    ) -> tuple[PlayoutBatch, NDArray[np.int64]]:
-        first = self.encode(start if start is not None else self.shogammon.new_initial_state())
+        self,
+        first: int,
+        games: int,
+        seed: int,
+        start: State[Any] | None,
+        record: NDArray[np.int64],
+        threads: int | None,
+    ) -> PlayoutBatch:
+        """Games ``first`` .. ``first + games - 1`` of a batch, their moves into ``record``'s rows."""
+        begin = self.encode(start if start is not None else self.shogammon.new_initial_state())
         stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-        record = np.zeros(
-            (record_rows, self.shogammon.max_game_length + 1 if record_rows else 0), dtype=np.int64
-        )
-        cfg, steps, rays, work = self.cfg, self.steps, self.rays, self._work
-        batch = playout_batch(
-            games,
-            2,
-            lambda returns, plies: jit.random_playouts(
-                first, games, stream, cfg, steps, rays, returns, plies, record, record_from, work
-            ),
-        )
-        return batch, record
+        rules, work = self.rules, self._work
+        with compiled_threads(threads) as blocks:
+            return playout_batch(
+                games,
+                2,
+                lambda returns, plies: jit.random_playouts(
+                    begin, first, games, blocks, stream, rules, returns, plies, record, work
+                ),
+            )
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`."""
-        return self._playouts(games, seed, start)[0]
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` random games (exact dice) in compiled code; see :meth:`Kernel.random_playouts`.
+
+        The games are shared among ``threads`` threads (``None``: every core); game ``i`` is the same
+        whatever their number.
+        """
+        return self._playouts(0, games, seed, start, np.zeros((0, 0), dtype=np.int64), threads)
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShogammonMove]:
-        """The moves (rolls included) of game ``index`` of :meth:`random_playouts`."""
-        batch, record = self._playouts(index + 1, seed, start, 1, index)  # game ``index`` only
-        return moves_by_code(self, record[0, : int(batch.plies[index])])
+        """The moves (rolls included) of game ``index`` of :meth:`random_playouts`; only it is played."""
+        if index < 0:
+            raise ValueError(f"random_game needs a game index of 0 or more, got {index}")
+        record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)
+        batch = self._playouts(index, 1, seed, start, record, 1)
+        return moves_by_code(self, record[0, : int(batch.plies[0])])
 
 
 class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
@@ -391,8 +462,8 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         """The compiled search (:func:`shogames.games.shogammon._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
-            kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.steps, kernel.rays,
-            kernel.worth, kernel._work, self._history, *out,
+            kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
+            self._history, *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -410,7 +481,7 @@ class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
         """The compiled loop (:func:`shogames.games.shogammon._jit.mcts`)."""
         kernel = self.kernel
         root = kernel.encode(state)
-        rules = (kernel.cfg, kernel.steps, kernel.rays, kernel.worth, kernel._work)
+        rules = (kernel.rules, kernel.worth, kernel._work)
         return self.call_loop(jit.mcts, (root, codes), budget, rules, root, out)
 
 
