@@ -28,7 +28,7 @@ def test_warm_command_readies_every_kernel_of_the_registry() -> None:
     lines = result.stdout.splitlines()
     matches = [READY.match(line) for line in lines]
     assert all(matches), lines
-    assert [m.group("game") for m in matches if m] == kernel_game_names()
+    assert sorted(m.group("game") for m in matches if m) == sorted(kernel_game_names())
 
 
 def test_a_warm_kernel_loads_without_compiling() -> None:
@@ -53,4 +53,55 @@ def test_the_server_warms_the_kernels_in_a_child_and_says_so(
     assert lines[0].startswith("shogames: preparing the games' compiled kernels")
     games = [READY.match(line.strip()) for line in lines[1:]]
     assert all(games), lines
-    assert [m.group("game") for m in games if m] == kernel_game_names()
+    assert sorted(m.group("game") for m in games if m) == sorted(kernel_game_names())
+
+
+EXERCISE = """
+import random, sys
+import shogames
+from shogames.agents import make_agent
+from shogames.analysis import analyse_moves
+from shogames.core.kernel import compiled_so_far
+from shogames.core.protocol import CHANCE
+from shogames.kernels.warm import warm_kernels
+
+warm_kernels()  # what `shogames serve` does first (compiles only on a cold cache)
+before = compiled_so_far()
+for cls in shogames.available_games():
+    if not cls.kernel_module:
+        continue
+    game = cls()
+    kernel = game.kernel
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.to_move == CHANCE:
+        state = state.play(rng.choice(state.legal_moves()))
+    move = state.legal_moves()[0]
+    kernel.perft(state, 2, bulk=False, threads=1)
+    kernel.perft(state, 2)
+    kernel.random_playouts(4, threads=1)
+    kernel.random_playouts(4, seed=3, start=state)
+    kernel.random_game(seed=2, index=1)
+    kernel.decode(kernel.encode(kernel.play(state, move)))
+    kernel.outcome(state), kernel.evaluate(state), kernel.legal_moves(state)
+    searcher = kernel.alphabeta(seed=0)
+    searcher.search(state, work=300)
+    searcher.search(state, seconds=0.05)
+    searcher.value_of(state, move, depth=1)
+    kernel.mcts(seed=0).search(state, work=50)
+    make_agent("kernel-alphabeta:nodes=300", seed=1).select_move(state)
+    make_agent("kernel-mcts:iterations=30", seed=1).select_move(state)
+    analyse_moves([(state, move)], depth=2, nodes=300, seconds=0.0)
+print(compiled_so_far() - before)
+"""
+
+
+def test_after_warming_nothing_a_kernel_is_used_for_compiles(toy_games_path: str) -> None:
+    """After the warm-up that `serve` runs, the searches, agents, analysis, perft and playouts used later
+    compile nothing more: each compiled function was warmed with the argument types it is used with."""
+    import subprocess
+    import sys
+
+    output = subprocess.run([sys.executable, "-c", EXERCISE], capture_output=True, text=True, timeout=900)
+    assert output.returncode == 0, output.stderr[-3000:]
+    assert output.stdout.split()[-1] == "0", output.stdout[-2000:]

@@ -584,12 +584,12 @@ def warm_command() -> None:
     """Compile every game's kernel into numba's cache now (or load it), so no later use waits for it.
 
     The first use of a kernel on a machine compiles it (seconds to tens of seconds a game); `serve` warms
-    the kernels before it says where it runs. One line a game: compiled, loaded from the cache, or why
-    there is no kernel.
+    the kernels before it says where it runs. The games compile side by side, one process a core. One
+    line a game, as each is ready: compiled, loaded from the cache, or why there is no kernel.
     """
-    from shogames.kernels.warm import warm_kernels
+    from shogames.kernels.warm import warm_kernels_in_processes
 
-    warm_kernels(report=lambda result: click.echo(result.line()))
+    warm_kernels_in_processes(report=lambda result: click.echo(result.line()))
 
 
 @main.command("serve")
