@@ -10,6 +10,7 @@ offered no rules page or lessons (``test_a_game_without_a_guide_has_no_pages``).
 # ruff: noqa: F811 (the fixtures server and browser come from test_browser)
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,6 +156,16 @@ def test_rules_and_lesson_pages_are_served_and_linked(client: TestClient) -> Non
     assert client.get("/rules/nosuchgame").status_code == 404
     assert client.post("/api/lessons/shobu/nosuchlesson/try", json={"move": "x"}).status_code == 404
     assert 'href="/rules"' in client.get("/").text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rules_pages_settings_table_shows_each_settings_values(client: TestClient, game: str) -> None:
+    """Study finding: every rules page printed `(<built-in method values of dict object at 0x…>)` in its
+    settings table (the template's `s.values` read the dict's method, not the row's values)."""
+    page = client.get(f"/rules/{game}").text
+    assert "built-in method" not in page
+    for spec in shogames.game_class(game).setting_specs:
+        assert html.escape(f"({spec.describe_values()})", quote=False) in page, spec.name
 
 
 def test_a_hint_is_a_legal_move_of_the_strongest_level(client: TestClient) -> None:

@@ -490,7 +490,7 @@ def _settings_rows(game_id: str) -> list[dict[str, Any]]:
             "name": spec.name,
             "default": spec.default,
             "description": spec.description,
-            "values": spec.describe_values(),
+            "allowed": spec.describe_values(),  # not "values": a template's s.values is the dict's method
         }
         for spec in cls.setting_specs
     ]
