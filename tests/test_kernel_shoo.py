@@ -18,7 +18,7 @@ from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shoo import ShooGame, ShooMoveKind, ShooState
-from shogames.games.shoo import _jit as jit
+from shogames.games.shoo import kernel as layout
 from shogames.games.shoo.kernel import DIRECTIONS, ShooKernel, build_geometry
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
@@ -178,7 +178,7 @@ def test_shoo_arrays_and_move_codes_round_trip() -> None:
         for move in state.legal_moves():
             assert kernel.decode_move(kernel.encode_move(move)) == move
     array = kernel.encode(game.new_initial_state())
-    assert array.dtype == np.int64 and array.shape == (jit.SIZE + jit.KEY_WORDS,)
+    assert array.dtype == np.int64 and array.shape == (layout.STATE_SIZE + layout.KEY_WORDS,)
     with pytest.raises(TypeError, match="Shoo states"):
         kernel.encode(shogames.make("shobu").new_initial_state())
 
@@ -223,7 +223,7 @@ def test_a_broken_shoo_kernel_rule_is_caught() -> None:
     assert broken.perft(mid, 2) != perft(mid, 2)
     # A kernel whose settings say hush=automatic while the game says optional is caught the same way.
     automatic = ShooKernel(game)
-    automatic.cfg[jit.C_HUSH] = jit.HUSH_AUTOMATIC
+    automatic.cfg[layout.C_HUSH] = layout.HUSH_AUTOMATIC
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=1, kernel=automatic, starts=[mid], perft_depth=0)
 
@@ -384,16 +384,17 @@ def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | No
     kernel.mcts(seed=5).search(start, work=3000)
     links, _, pool, positions = _TREES[kernel]
     states: dict[int, ShooState] = {0: start}
-    fields = [f for f in range(jit.BARRED) if f not in (jit.NHIST, jit.HBASE)]  # the history aside
+    fields = [f for f in range(layout.BARRED) if f not in (layout.NHIST, layout.HBASE)]  # the history aside
     repetitions = 0
     node = 0
     while node in states:  # the nodes made, in order (a parent comes before its children)
         state = states[node]
-        expected = kernel.encode(state)[: jit.SIZE]
+        expected = kernel.encode(state)[: layout.STATE_SIZE]
         assert positions[node, fields].tolist() == expected[fields].tolist()
-        barred = positions[node, jit.BARRED : jit.BARRED + positions[node, jit.NBARRED]]
-        assert sorted(barred.tolist()) == expected[jit.BARRED : jit.BARRED + expected[jit.NBARRED]].tolist()
-        repetitions += int(positions[node, jit.END] == jit.END_REPETITION)
+        barred = positions[node, layout.BARRED : layout.BARRED + positions[node, layout.NBARRED]]
+        barred_expected = expected[layout.BARRED : layout.BARRED + expected[layout.NBARRED]]
+        assert sorted(barred.tolist()) == barred_expected.tolist()
+        repetitions += int(positions[node, layout.END] == layout.END_REPETITION)
         first = int(links[node, 0])
         for slot in range(first, first + int(links[node, 2])):
             states[int(pool[1, slot])] = state.play_unchecked(kernel.decode_move(int(pool[0, slot])))
@@ -406,17 +407,17 @@ def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | No
 def test_shoo_mcts_puts_each_lines_history_back() -> None:
     # One history table serves the whole tree: before playing on from a node, the MCTS writes back the
     # rows of its line, root first (each node keeps the history row it ends with).
-    positions = np.zeros((5, jit.SIZE + jit.KEY_WORDS), dtype=np.int64)
+    positions = np.zeros((5, layout.STATE_SIZE + layout.KEY_WORDS), dtype=np.int64)
     # The root has 3 rows (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
     # row); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its row.
-    positions[:, jit.NHIST] = (3, 4, 3, 4, 3)
-    positions[:, jit.SIZE] = (10, 11, 10, 13, 14)
-    hist = np.full((6, jit.KEY_WORDS), -5, dtype=np.int64)
-    jit.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
+    positions[:, layout.NHIST] = (3, 4, 3, 4, 3)
+    positions[:, layout.STATE_SIZE] = (10, 11, 10, 13, 14)
+    hist = np.full((6, layout.KEY_WORDS), -5, dtype=np.int64)
+    layout.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
     assert hist[:, 0].tolist() == [-5, -5, 10, 13, -5, -5]
-    jit.restore_history(positions, np.array([0, 4]), 1, hist)
+    layout.restore_history(positions, np.array([0, 4]), 1, hist)
     assert hist[:, 0].tolist() == [-5, -5, 14, 13, -5, -5]
-    jit.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's row is put back too
+    layout.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's row is put back too
     assert hist[:, 0].tolist() == [-5, -5, 10, 11, -5, -5]
 
 

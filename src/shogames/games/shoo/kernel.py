@@ -25,14 +25,25 @@ from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
+    HushContext,
     ShooGame,
     ShooMove,
     ShooMoveKind,
+    ShooPosition,
+    ShooRepetitionKey,
     ShooState,
-    _History,
-    _HushContext,
 )
 from shogames.games.shoo import _jit as jit
+from shogames.games.shoo._jit import BARRED as BARRED
+from shogames.games.shoo._jit import C_HUSH as C_HUSH
+from shogames.games.shoo._jit import END as END
+from shogames.games.shoo._jit import END_REPETITION as END_REPETITION
+from shogames.games.shoo._jit import HBASE as HBASE
+from shogames.games.shoo._jit import HUSH_AUTOMATIC as HUSH_AUTOMATIC
+from shogames.games.shoo._jit import KEY_WORDS as KEY_WORDS
+from shogames.games.shoo._jit import NBARRED as NBARRED
+from shogames.games.shoo._jit import NHIST as NHIST
+from shogames.games.shoo._jit import restore_history as restore_history
 from shogames.kernels import common
 from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
@@ -46,7 +57,10 @@ HOME_BLOCKS = ((range(0, 3), range(6, 9)), (range(6, 9), range(0, 3)))
 _HUSH_MODES = {"optional": 0, "automatic": 1, "lose-move": 2, "shoo-off": 3, "off": 4}
 _CAPTURE_IN_HOME = {"place-inside": 0, "anywhere": 1, "immune": 2}
 _ENDS: tuple[str | None, ...] = (None, "win", "passes", "cap", "repetition")
+_PHASES = ("play", "toss", "choice")
 _LOW = (1 << 63) - 1
+STATE_SIZE = jit.SIZE
+"""The length of a state array before its history rows."""
 DEFAULT_ALPHABETA_NODES = 1_000_000
 """The alpha-beta budget when a search is given neither nodes nor seconds."""
 
@@ -101,37 +115,38 @@ def config(game: ShooGame) -> NDArray[np.int64]:
     return cfg
 
 
-def _row_of_key(key: Any) -> list[int]:
+def _row_of_key(key: ShooRepetitionKey) -> list[int]:
     """A history row (``_jit``'s layout) of the reference's repetition key."""
-    travellers, mounted, horses, held, stable_horses, stable_travellers, pasture, shoo, side = key
     words = []
-    for bits in (travellers[0], travellers[1], mounted, horses):
+    for bits in (key.travellers[0], key.travellers[1], key.mounted, key.horses):
         words += [bits & _LOW, bits >> 63]
     words.append(
-        (held + 1) | (shoo + 1) << 8 | side << 16 | stable_travellers[0] << 20 | stable_travellers[1] << 24
+        (key.held + 1)
+        | (key.shoo + 1) << 8
+        | key.side << 16
+        | key.stable_travellers[0] << 20
+        | key.stable_travellers[1] << 24
     )
-    words.append(stable_horses[0] | stable_horses[1] << 4 | pasture[0] << 8 | pasture[1] << 12)
+    horses, pasture = key.stable_horses, key.pasture
+    words.append(horses[0] | horses[1] << 4 | pasture[0] << 8 | pasture[1] << 12)
     return words
 
 
-def _key_of_row(row: NDArray[np.int64]) -> tuple[Any, tuple[int, int, int, int]]:
-    """The reference's repetition key and epoch of a history row."""
+def _key_of_row(row: NDArray[np.int64]) -> ShooRepetitionKey:
+    """The reference's repetition key of a history row."""
     w = [int(v) for v in row]
     packed, epoch = w[8], w[9]
-    stable_horses = (epoch & 15, (epoch >> 4) & 15)
-    pasture = ((epoch >> 8) & 15, (epoch >> 12) & 15)
-    key = (
-        (w[0] | w[1] << 63, w[2] | w[3] << 63),
-        w[4] | w[5] << 63,
-        w[6] | w[7] << 63,
-        (packed & 255) - 1,
-        stable_horses,
-        ((packed >> 20) & 15, (packed >> 24) & 15),
-        pasture,
-        ((packed >> 8) & 255) - 1,
-        (packed >> 16) & 15,
+    return ShooRepetitionKey(
+        travellers=(w[0] | w[1] << 63, w[2] | w[3] << 63),
+        mounted=w[4] | w[5] << 63,
+        horses=w[6] | w[7] << 63,
+        held=(packed & 255) - 1,
+        stable_horses=(epoch & 15, (epoch >> 4) & 15),
+        stable_travellers=((packed >> 20) & 15, (packed >> 24) & 15),
+        pasture=((epoch >> 8) & 15, (epoch >> 12) & 15),
+        shoo=((packed >> 8) & 255) - 1,
+        side=(packed >> 16) & 15,
     )
-    return key, (*stable_horses, *pasture)
 
 
 class ShooKernel(Kernel[ShooState, ShooMove]):
@@ -164,48 +179,43 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         s = self._check(state)
         if self._last is not None and self._last[0] is s:
             return self._last[1]
+        position = s.position
         st = np.zeros(jit.SIZE, dtype=np.int64)
-        south, north = s._travellers
+        south, north = position.travellers
+        mounted, horses = position.mounted, position.horses
         for square in range(81):
             bit = 1 << square
             if south & bit:
-                st[square] = jit.RIDER if s._mounted & bit else jit.FOOT
+                st[square] = jit.RIDER if mounted & bit else jit.FOOT
             elif north & bit:
-                st[square] = jit.RIDER + 1 if s._mounted & bit else jit.FOOT + 1
-            elif s._horses & bit:
+                st[square] = jit.RIDER + 1 if mounted & bit else jit.FOOT + 1
+            elif horses & bit:
                 st[square] = jit.HORSE
-        phase = {"play": jit.PLAY, "toss": jit.TOSS_PHASE, "choice": jit.CHOICE_PHASE}[s.phase]
-        st[jit.SIDE] = s._side
-        st[jit.PHASE] = phase
-        st[jit.CHOOSER] = s._chooser
-        st[jit.SOUTH] = s._south
-        st[jit.HELD] = s._held
-        st[jit.SHOO] = s._shoo
-        st[jit.SH0], st[jit.SH1] = s._stable_horses
-        st[jit.ST0], st[jit.ST1] = s._stable_travellers
-        st[jit.PA0], st[jit.PA1] = s._pasture
-        st[jit.MOVES] = s._moves
-        st[jit.PLY] = s._ply
-        st[jit.PASSES] = s._passes
-        st[jit.END] = _ENDS.index(s._end)
-        st[jit.WINNER] = -1 if s._winner is None else s._winner
-        barred = s._barred
+        st[jit.SIDE] = position.side
+        st[jit.PHASE] = _PHASES.index(position.phase)
+        st[jit.CHOOSER] = position.chooser
+        st[jit.SOUTH] = position.south
+        st[jit.HELD] = position.held
+        st[jit.SHOO] = position.shoo
+        st[jit.SH0], st[jit.SH1] = position.stable_horses
+        st[jit.ST0], st[jit.ST1] = position.stable_travellers
+        st[jit.PA0], st[jit.PA1] = position.pasture
+        st[jit.MOVES] = position.turns
+        st[jit.PLY] = position.ply
+        st[jit.PASSES] = position.passes
+        st[jit.END] = _ENDS.index(position.end)
+        st[jit.WINNER] = -1 if position.winner is None else position.winner
+        barred = position.barred
         st[jit.HELD_BEFORE] = -1
-        if s._hush is not None:
-            st[jit.HUSH] = self.encode_move(s._hush.move)
-            st[jit.HELD_BEFORE] = s._hush.held_before
-            st[jit.PASSES_BEFORE] = s._hush.passes_before
-            barred = s._hush.barred
+        if position.hush is not None:
+            st[jit.HUSH] = self.encode_move(position.hush.move)
+            st[jit.HELD_BEFORE] = position.hush.held_before
+            st[jit.PASSES_BEFORE] = position.hush.passes_before
+            barred = position.hush.barred
         codes = sorted(self.encode_move(move) for move in barred)
         st[jit.NBARRED] = len(codes)
         st[jit.BARRED : jit.BARRED + len(codes)] = codes
-        rows = []
-        epoch = s._epoch()
-        node: _History | None = s._history
-        while node is not None and node.epoch == epoch:
-            rows.append(_row_of_key(node.key))
-            node = node.parent
-        rows.reverse()
+        rows = [_row_of_key(key) for key in (*s.history, position.repetition_key())]
         st[jit.NHIST] = len(rows)
         st[jit.HBASE] = 0
         array = np.concatenate([st, np.array(rows, dtype=np.int64).reshape(-1)])
@@ -220,12 +230,13 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         """The reference state of a state array (its history rebuilt from the rows)."""
         st = np.asarray(array, dtype=np.int64)
         rows = st[jit.SIZE :].reshape(-1, jit.KEY_WORDS)[: int(st[jit.NHIST])]
-        return self._decode(st[: jit.SIZE], rows, None, 0)
+        return self._decode(st[: jit.SIZE], [_key_of_row(row) for row in rows[int(st[jit.HBASE]) :]])
 
-    def _decode(
-        self, st: NDArray[np.int64], rows: NDArray[np.int64], parent: _History | None, first: int
-    ) -> ShooState:
-        """The reference state of ``st`` whose history is ``parent`` then ``rows[first:]``."""
+    def _decode(self, st: NDArray[np.int64], keys: list[ShooRepetitionKey]) -> ShooState:
+        """The reference state of ``st`` whose history rows (of the current epoch) have the ``keys``.
+
+        The last key is the position's own; the kernel's judgement of the end is kept.
+        """
         v = [int(x) for x in st]
         travellers = [0, 0]
         mounted = horses = 0
@@ -240,20 +251,13 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
                 travellers[(piece - 1) % 2] |= bit
                 if piece >= jit.RIDER:
                     mounted |= bit
-        node = parent
-        for row in rows[first:]:
-            key, epoch = _key_of_row(row)
-            node = _History(key, epoch, node)
         barred = frozenset(self.decode_move(code) for code in v[jit.BARRED : jit.BARRED + v[jit.NBARRED]])
         hush = None
         if v[jit.HUSH]:
-            hush = _HushContext(
-                self.decode_move(v[jit.HUSH]), v[jit.HELD_BEFORE], v[jit.PASSES_BEFORE], barred
-            )
+            hushed = self.decode_move(v[jit.HUSH])
+            hush = HushContext(hushed, v[jit.HELD_BEFORE], v[jit.PASSES_BEFORE], barred)
             barred = frozenset()
-        end = _ENDS[v[jit.END]]
-        state = ShooState(
-            self.shoo,
+        position = ShooPosition(
             travellers=(travellers[0], travellers[1]),
             mounted=mounted,
             horses=horses,
@@ -262,22 +266,19 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
             stable_travellers=(v[jit.ST0], v[jit.ST1]),
             pasture=(v[jit.PA0], v[jit.PA1]),
             side=v[jit.SIDE],
-            phase=v[jit.PHASE],
+            phase=_PHASES[v[jit.PHASE]],
             chooser=v[jit.CHOOSER],
             south=v[jit.SOUTH],
             shoo=v[jit.SHOO],
             hush=hush,
             barred=barred,
-            moves=v[jit.MOVES],
+            turns=v[jit.MOVES],
             ply=v[jit.PLY],
             passes=v[jit.PASSES],
-            end=end,
-            history=node,
+            end=_ENDS[v[jit.END]],
+            winner=None if v[jit.WINNER] < 0 else v[jit.WINNER],
         )
-        # The kernel's judgement of the end, not the reference's (the constructor looks for one itself).
-        state._end = end
-        state._winner = None if v[jit.WINNER] < 0 else v[jit.WINNER]
-        return state
+        return self.shoo.state_from_position(position, keys[:-1])
 
     def encode_move(self, move: ShooMove) -> int:
         """The move's code (layout in :mod:`shogames.games.shoo._jit`)."""
@@ -324,15 +325,12 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         before = int(st[jit.NHIST])
         jit.play(st, self.encode_move(move), self.cfg, self.neigh, self.areas, hist)
         after = int(st[jit.NHIST])
-        if move.kind in (ShooMoveKind.TOSS, ShooMoveKind.CHOOSE):  # the history starts afresh
-            return self._decode(st, hist[:after], None, int(st[jit.HBASE]))
-        # The rows the move left alone are the given state's history nodes: a move pushes a row, an
-        # optional HUSH pops one, a HUSH that ends the hushed side's turn pops one and pushes one.
+        # The rows the move left alone are the given state's history and own key: a move pushes a row,
+        # an optional HUSH pops one, a HUSH that ends the hushed side's turn pops one and pushes one.
         kept = before if after > before else (after if after < before else before - 1)
-        node: _History | None = s._history
-        for _ in range(before - kept):
-            node = node.parent if node is not None else None
-        return self._decode(st, hist[:after], node, kept)
+        keys = [*s.history, s.position.repetition_key()][:kept]
+        keys += [_key_of_row(row) for row in hist[kept:after]]
+        return self._decode(st, keys[int(st[jit.HBASE]) :])
 
     def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
         """``None`` while the game goes on, else both returns."""
