@@ -17,7 +17,7 @@ from shogames.core.errors import NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
-from shogames.games.shoo import ShooGame, ShooMoveKind, ShooState
+from shogames.games.shoo import EVALUATION_WEIGHTS, ShooGame, ShooMoveKind, ShooState
 from shogames.games.shoo import kernel as layout
 from shogames.games.shoo.kernel import DIRECTIONS, ShooKernel, build_geometry
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
@@ -211,6 +211,16 @@ def test_shoo_evaluation_matches_the_reference() -> None:
     kernel = require_kernel(game)
     for state in [*rare_starts(game), game.new_initial_state(), game.start_position()]:
         assert kernel.evaluate(state) == pytest.approx(state.evaluate(), abs=1e-12)
+
+
+def test_shoo_kernel_takes_its_evaluation_weights_from_the_reference() -> None:
+    game = game_of({})
+    kernel = ShooKernel(game)
+    assert kernel.weights.tolist() == list(EVALUATION_WEIGHTS)
+    state = game.state_from_text(RARE["riders"])
+    assert kernel.evaluate(state) == pytest.approx(state.evaluate(), abs=1e-12)
+    kernel.weights[:] = list(EVALUATION_WEIGHTS._replace(scale=6.0))  # the compiled code reads them
+    assert kernel.evaluate(state) != pytest.approx(state.evaluate(), abs=1e-6)
 
 
 def test_a_broken_shoo_kernel_rule_is_caught() -> None:

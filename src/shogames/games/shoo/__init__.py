@@ -243,9 +243,38 @@ _HOME_DISTANCE: Final = tuple(
 )
 """Per side and square, the king-step distance to the side's home area (0 inside): the evaluation's race."""
 
-_STUCK: Final = 40
-"""The evaluation's extra cost of a side whose home area is full of its travellers with a rider among them:
-no traveller may leave a home area, so that rider can never step off and the side can never win."""
+
+class ShooEvaluationWeights(NamedTuple):
+    """The numbers of the race evaluation (:meth:`ShooState.evaluate`; ``docs/games/shoo.md``, "Evaluation").
+
+    They live here only: the kernel hands these to its compiled evaluation.
+
+    Attributes:
+        stabled: the cost of a traveller in its stable.
+        blocker: per enemy traveller in a side's home area, the cost per traveller of the side home on foot.
+        rider: a rider outside its home area costs this plus its distance home divided by
+            :attr:`rider_slide`, rounded up (it slides like a queen, then must step off).
+        rider_slide: see :attr:`rider`.
+        rider_at_home: the cost of a rider inside its home area, where it blocks the win until it steps off.
+        stuck: the extra cost of a side whose home area is full of its travellers with a rider among them:
+            no traveller may leave a home area, so that rider can never step off and the side can never win.
+        cap: the value's bound: a side leads by ``cap * tanh(d / scale)``, ``d`` the opponent's cost minus
+            its own.
+        scale: see :attr:`cap`.
+    """
+
+    stabled: float = 9.0
+    blocker: float = 0.5
+    rider: float = 2.0
+    rider_slide: float = 3.0
+    rider_at_home: float = 4.0
+    stuck: float = 40.0
+    cap: float = 0.95
+    scale: float = 12.0
+
+
+EVALUATION_WEIGHTS: Final = ShooEvaluationWeights()
+"""The weights :meth:`ShooState.evaluate` uses."""
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -935,25 +964,30 @@ class ShooState(State[ShooMove]):
         """
         if self._end is not None or self._phase != _PLAY:
             return self.returns()
+        weights = EVALUATION_WEIGHTS
         mounted = self._mounted
         pending = 1 << self._shoo if self._shoo >= 0 else 0  # a shooed traveller is as good as gone
         cost = [0.0, 0.0]
         for side in (SOUTH, NORTH):
             distance = _HOME_DISTANCE[side]
             travellers = self._travellers[side]
-            total = 9.0 * self._stable_travellers[side]
+            total = weights.stabled * self._stable_travellers[side]
             home = HOME_MASKS[side]
             blockers = (self._travellers[side ^ 1] & home & ~pending).bit_count()
             if blockers:
-                total += 0.5 * blockers * (travellers & ~mounted & home).bit_count()
+                total += weights.blocker * blockers * (travellers & ~mounted & home).bit_count()
             for square in _bits(travellers & mounted):
-                total += 2 + (distance[square] + 2) // 3 if distance[square] else 4
+                away = distance[square]
+                if away:
+                    total += weights.rider + math.ceil(away / weights.rider_slide)
+                else:
+                    total += weights.rider_at_home
             if travellers & home == home and travellers & mounted & home:
-                total += _STUCK  # a full home area with a rider in it can never be won: nobody can leave
+                total += weights.stuck  # a full home area with a rider in it can never be won
             for square in _bits(travellers & ~mounted):
                 total += distance[square]
             cost[side] = total
-        value = 0.95 * math.tanh((cost[NORTH] - cost[SOUTH]) / 12)
+        value = weights.cap * math.tanh((cost[NORTH] - cost[SOUTH]) / weights.scale)
         return (value, -value) if self._south == BLUE else (-value, value)
 
     def key(self) -> Hashable:

@@ -96,6 +96,9 @@ CAPTURE_PLACE_INSIDE, CAPTURE_ANYWHERE, CAPTURE_IMMUNE = range(3)
 
 A_HOME, A_DIST = 0, 2  # + side
 
+# The evaluation's weights array: the fields of shogames.games.shoo.ShooEvaluationWeights, in order.
+W_STABLED, W_BLOCKER, W_RIDER, W_RIDER_SLIDE, W_RIDER_AT_HOME, W_STUCK, W_CAP, W_SCALE = range(8)
+
 MAX_MOVES = 1 << 16
 SEARCH_MOVES = 1 << 14
 ODD_HORSE = 4 + 9 * 4
@@ -793,8 +796,12 @@ def winner_seat(st):
 
 
 @njit(cache=True)
-def evaluate(st, areas):
-    """The reference's race evaluation for Blue (seat 0); terminal and opening states: the returns."""
+def evaluate(st, areas, weights):
+    """The reference's race evaluation for Blue (seat 0); terminal and opening states: the returns.
+
+    ``weights`` holds the reference's numbers (:data:`shogames.games.shoo.EVALUATION_WEIGHTS`, indices
+    :data:`W_STABLED` ...), passed in rather than frozen here so that numba's cache never keeps old ones.
+    """
     if st[END] != END_NONE or st[PHASE] != PLAY:
         seat = winner_seat(st)
         return 0.0 if seat < 0 else (1.0 if seat == 0 else -1.0)
@@ -802,7 +809,7 @@ def evaluate(st, areas):
     cost0 = 0.0
     cost1 = 0.0
     for side in range(2):
-        total = 9.0 * st[ST0 + side]
+        total = weights[W_STABLED] * st[ST0 + side]
         blockers = 0
         home_foot = 0
         home_mine = 0
@@ -820,13 +827,16 @@ def evaluate(st, areas):
                 home_mine += 1
                 home_riders += 1
         if blockers:
-            total += 0.5 * blockers * home_foot
+            total += weights[W_BLOCKER] * blockers * home_foot
         for sq in range(81):
             if st[sq] == RIDER + side:
                 d = areas[A_DIST + side, sq]
-                total += (2 + (d + 2) // 3) if d else 4
+                if d:
+                    total += weights[W_RIDER] + math.ceil(d / weights[W_RIDER_SLIDE])
+                else:
+                    total += weights[W_RIDER_AT_HOME]
         if home_mine == 9 and home_riders > 0:
-            total += 40
+            total += weights[W_STUCK]
         for sq in range(81):
             if st[sq] == FOOT + side:
                 total += areas[A_DIST + side, sq]
@@ -834,7 +844,7 @@ def evaluate(st, areas):
             cost0 = total
         else:
             cost1 = total
-    value = 0.95 * math.tanh((cost1 - cost0) / 12)
+    value = weights[W_CAP] * math.tanh((cost1 - cost0) / weights[W_SCALE])
     return value if st[SOUTH] == 0 else -value
 
 
@@ -963,8 +973,8 @@ def perspective(st, root_seat):
 
 @njit(cache=True)
 def negamax(
-    st, hist, depth, alpha, beta, ply, ctx, deadline, cfg, neigh, rays, areas, tt_keys, tt_info, tt_move,
-    tt_value, history, moves, scores, children, saved, key,
+    st, hist, depth, alpha, beta, ply, ctx, deadline, cfg, neigh, rays, areas, weights, tt_keys, tt_info,
+    tt_move, tt_value, history, moves, scores, children, saved, key,
 ):  # fmt: skip
     """The value of ``st`` from its :func:`perspective`, searched ``depth`` decisions with alpha-beta.
 
@@ -984,7 +994,7 @@ def negamax(
         return value if seat == root_seat else -value
     sign = perspective(st, root_seat)
     if depth <= 0 or ply >= MAX_PLY - 1:
-        value = evaluate(st, areas)
+        value = evaluate(st, areas, weights)
         return sign * (value if root_seat == 0 else -value)
 
     row = key[ply]
@@ -1038,13 +1048,13 @@ def negamax(
         play(child, move, cfg, neigh, areas, hist)
         if perspective(child, root_seat) == sign:
             value = negamax(
-                child, hist, depth - 1, alpha, beta, ply + 1, ctx, deadline, cfg, neigh, rays, areas, tt_keys,
-                tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                child, hist, depth - 1, alpha, beta, ply + 1, ctx, deadline, cfg, neigh, rays, areas, weights,
+                tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
             )  # fmt: skip
         else:
             value = -negamax(
                 child, hist, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, cfg, neigh, rays, areas,
-                tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                weights, tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
             )  # fmt: skip
         hist[last, :] = keep
         if ctx[C_ABORT]:
@@ -1072,8 +1082,8 @@ def negamax(
 
 @njit(cache=True)
 def alphabeta(
-    start, start_hist, root_moves, max_depth, node_limit, seconds, cfg, neigh, rays, areas, tt_keys, tt_info,
-    tt_move, tt_value, history, generation, root_scores, stats,
+    start, start_hist, root_moves, max_depth, node_limit, seconds, cfg, neigh, rays, areas, weights, tt_keys,
+    tt_info, tt_move, tt_value, history, generation, root_scores, stats,
 ):  # fmt: skip
     """Iterative deepening negamax from ``start`` over ``root_moves`` (an order that breaks ties).
 
@@ -1117,12 +1127,14 @@ def alphabeta(
             if perspective(child, ctx[C_ROOT_SEAT]) == 1.0:
                 value = negamax(
                     child, hist, depth - 1, alpha, INF, first_ply, ctx, deadline, cfg, neigh, rays, areas,
-                    tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                    weights, tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved,
+                    key,
                 )  # fmt: skip
             else:
                 value = -negamax(
                     child, hist, depth - 1, -INF, -alpha, first_ply, ctx, deadline, cfg, neigh, rays, areas,
-                    tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved, key,
+                    weights, tt_keys, tt_info, tt_move, tt_value, history, moves, scores, children, saved,
+                    key,
                 )  # fmt: skip
             hist[last, :] = keep
             if ctx[C_ABORT]:
@@ -1145,7 +1157,7 @@ def alphabeta(
 @njit(cache=True)
 def mcts(
     start, start_hist, root_moves, simulations, seconds, c, seed, low, scale, path_length, cfg, neigh, rays,
-    areas, tree, visits_out, values_out, stats,
+    areas, weights, tree, visits_out, values_out, stats,
 ):  # fmt: skip
     """UCT on the shared tree, with the evaluation at the leaves, from a root that is not over.
 
@@ -1176,7 +1188,7 @@ def mcts(
         if st[END] == END_NONE:  # never the toss: it comes only before the root (a seat to move)
             count = legal_moves(st, cfg, neigh, rays, areas, moves)
             mode, mover = common.DECISION, seat_to_move(st)
-        value[0] = evaluate(st, areas)  # the returns where the game is over
+        value[0] = evaluate(st, areas, weights)  # the returns where the game is over
         value[1] = -value[0]
         pending[:SIZE] = st
         if st[NHIST] > 0:

@@ -25,6 +25,7 @@ from shogames.core.kernel import Kernel, PlayoutBatch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
+    EVALUATION_WEIGHTS,
     HushContext,
     ShooGame,
     ShooMove,
@@ -164,6 +165,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         self.shoo = game
         self.cfg = config(game)
         self.neigh, self.rays, self.areas = build_geometry() if geometry is None else geometry
+        self.weights = np.array(EVALUATION_WEIGHTS, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
         self._last: tuple[ShooState, NDArray[np.int64]] | None = None
 
@@ -344,7 +346,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
 
     def evaluate(self, state: State[Any]) -> tuple[float, ...]:
         """The reference's evaluation, computed by the kernel."""
-        value = float(jit.evaluate(self._encoded(state)[: jit.SIZE], self.areas))
+        value = float(jit.evaluate(self._encoded(state)[: jit.SIZE], self.areas, self.weights))
         return (value, -value)
 
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShooAlphaBeta:
@@ -458,7 +460,7 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
         keys, info, values, history, generation = self.tables()
         index, value = jit.alphabeta(
             start, rows, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg, kernel.neigh, kernel.rays,
-            kernel.areas, keys, info, self._tt_move, values, history, generation, *out,
+            kernel.areas, kernel.weights, keys, info, self._tt_move, values, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -482,7 +484,7 @@ class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
         start = flat[: jit.SIZE].copy()
         rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
         path_length = min(kernel.shoo.max_game_length + 2, common.PATH_LENGTH)
-        rules = (path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas)
+        rules = (path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas, kernel.weights)
         position = np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64)
         return self.call_loop(jit.mcts, (start, rows, codes), budget, rules, position, out)
 
