@@ -5,6 +5,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
 from shogames.games.shoo import EVALUATION_WEIGHTS, ShooGame, ShooMoveKind, ShooState
 from shogames.games.shoo import kernel as layout
-from shogames.games.shoo.kernel import DIRECTIONS, ShooKernel, build_geometry
+from shogames.games.shoo.kernel import ShooKernel
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
 
@@ -225,17 +226,96 @@ def test_shoo_kernel_takes_its_evaluation_weights_from_the_reference() -> None:
 
 def test_a_broken_shoo_kernel_rule_is_caught() -> None:
     game = game_of({})
-    # Slides lose one queen direction: the legal moves and perft both differ from the reference.
-    broken = ShooKernel(game, geometry=build_geometry(DIRECTIONS[:-1]))
-    with pytest.raises(AssertionError, match="kernel and reference differ"):
-        check_kernel(game, games=1, seed=1, kernel=broken, perft_depth=0)
-    mid = game.state_from_text(RARE["riders"])
-    assert broken.perft(mid, 2) != perft(mid, 2)
-    # A kernel whose settings say hush=automatic while the game says optional is caught the same way.
+    # A kernel whose settings say hush=automatic while the game says optional: the legal moves differ.
     automatic = ShooKernel(game)
     automatic.cfg[layout.C_HUSH] = layout.HUSH_AUTOMATIC
+    mid = game.state_from_text(RARE["riders"])
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=1, kernel=automatic, starts=[mid], perft_depth=0)
+    # One whose travellers may leave their home area: South's travellers at home step out, and perft
+    # differs from the reference's.
+    leaving = ShooKernel(game)
+    leaving.cfg[layout.C_SAFETY] = 0
+    win = game.state_from_text(RARE["win"])
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_position(leaving, win)
+    assert leaving.perft(win, 2) != perft(win, 2)
+
+
+def test_shoo_moves_are_counted_and_drawn_as_listed() -> None:
+    # Perft's last level counts the moves without writing them, and a random playout writes only the
+    # unit (one traveller's steps, one horse's slides ...) of the move it draws: both agree with the list.
+    for settings in SETTINGS:
+        game = game_of({**settings, "max_turns": 30})
+        kernel = ShooKernel(game)
+        rng = random.Random(label(settings))
+        states: list[ShooState] = rare_starts(game)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            states.append(state)
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        for state in states:
+            expected = list(state.legal_moves())
+            assert kernel.count_legal_moves(state) == len(expected), state.to_text()
+            drawn = [kernel.legal_move_at(state, index) for index in range(len(expected))]
+            assert drawn == expected, state.to_text()
+        with pytest.raises(IndexError):
+            kernel.legal_move_at(states[0], len(states[0].legal_moves()))
+
+
+def meaningful(array: np.ndarray[Any, Any]) -> list[int]:
+    """A state array's entries that hold something: the barred moves' room past their count left out."""
+    used = layout.BARRED + int(array[layout.NBARRED])
+    return [*array[:used].tolist(), *array[layout.STATE_SIZE :].tolist()]
+
+
+def test_shoo_hash_follows_the_moves() -> None:
+    # The Zobrist hash play keeps up to date equals the one computed afresh from the position.
+    cases: list[dict[str, object]] = [{}, {"preset": "towers"}, {"preset": "hush-shoo-off"}]
+    for settings in cases:
+        game = game_of(settings)
+        kernel = ShooKernel(game)
+        for state in [*rare_starts(game), game.new_initial_state(), game.start_position()]:
+            array = kernel.encode(state)
+            for move in state.legal_moves():
+                after = kernel.play_array(array, move)
+                fresh = kernel.encode(kernel.play(state, move))
+                assert after[layout.HASH] == fresh[layout.HASH], state.move_to_text(move)
+                assert meaningful(after) == meaningful(fresh), state.move_to_text(move)
+
+
+def test_shoo_repetition_is_judged_on_whole_keys() -> None:
+    # Two earlier positions with the same hash as the new one but another key (a hash collision) do
+    # not make a third repetition; the same key twice does.
+    game = game_of({})
+    kernel = ShooKernel(game)
+    state = game.state_from_text(RARE["repeat"])
+    st = kernel.encode(state)[: layout.STATE_SIZE].copy()
+    own = layout.history_column(st)
+    other = own.copy()
+    other[layout.HORSES] ^= 1 << 3  # another position, given the same hash
+    for earlier, repeated in ((other, False), (own, True)):
+        hist = np.zeros((layout.HIST_WORDS, 4), dtype=np.int64)
+        hist[:, 0] = hist[:, 1] = earlier
+        array = st.copy()
+        array[layout.NHIST] = 2
+        layout.push_history(array, hist, True)
+        assert (array[layout.END] == layout.END_REPETITION) == repeated
+        assert array[layout.NHIST] == 3 and hist[:, 2].tolist() == own.tolist()
+
+
+def test_shoo_batches_do_not_depend_on_threads() -> None:
+    game = game_of({"max_turns": 60})
+    kernel = ShooKernel(game)
+    one = kernel.random_playouts(12, seed=4, threads=1)
+    two = kernel.random_playouts(12, seed=4, threads=2)
+    assert one.plies.tolist() == two.plies.tolist() and one.returns.tolist() == two.returns.tolist()
+    assert kernel.random_playouts(5, seed=4).plies.tolist() == one.plies[:5].tolist()
+    check_random_game(kernel, two, 4, 11, game.new_initial_state())
+    start = game.state_from_text(RARE["riders"])
+    counts = {kernel.perft(start, 3, threads=threads) for threads in (1, 2)}
+    assert counts == {perft(start, 3)}
 
 
 # --- Alpha-beta ------------------------------------------------------------------------------------------
@@ -416,19 +496,19 @@ def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | No
 
 def test_shoo_mcts_puts_each_lines_history_back() -> None:
     # One history table serves the whole tree: before playing on from a node, the MCTS writes back the
-    # rows of its line, root first (each node keeps the history row it ends with).
-    positions = np.zeros((5, layout.STATE_SIZE + layout.KEY_WORDS), dtype=np.int64)
-    # The root has 3 rows (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
-    # row); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its row.
+    # columns of its line, root first (each node keeps the history column it ends with).
+    positions = np.zeros((5, layout.STATE_SIZE + layout.HIST_WORDS), dtype=np.int64)
+    # The root has 3 columns (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
+    # column); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its column.
     positions[:, layout.NHIST] = (3, 4, 3, 4, 3)
     positions[:, layout.STATE_SIZE] = (10, 11, 10, 13, 14)
-    hist = np.full((6, layout.KEY_WORDS), -5, dtype=np.int64)
+    hist = np.full((layout.HIST_WORDS, 6), -5, dtype=np.int64)
     layout.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
-    assert hist[:, 0].tolist() == [-5, -5, 10, 13, -5, -5]
+    assert hist[0].tolist() == [-5, -5, 10, 13, -5, -5]
     layout.restore_history(positions, np.array([0, 4]), 1, hist)
-    assert hist[:, 0].tolist() == [-5, -5, 14, 13, -5, -5]
-    layout.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's row is put back too
-    assert hist[:, 0].tolist() == [-5, -5, 10, 11, -5, -5]
+    assert hist[0].tolist() == [-5, -5, 14, 13, -5, -5]
+    layout.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's column is put back too
+    assert hist[0].tolist() == [-5, -5, 10, 11, -5, -5]
 
 
 def test_kernel_mcts_plays_shoo_through_the_protocol() -> None:
