@@ -76,6 +76,15 @@ from shogames.kernels.common import (
     splitmix,
 )
 
+# Explicit signatures for the helpers called with constant arguments: without one, numba compiles a new
+# version of the function for each combination of constants it is called with.
+I64 = types.int64
+BOOL = types.boolean
+ROW = types.int64[::1]  # a 1-D int64 array (a state, a move list)
+TABLE = types.int64[:, ::1]  # a 2-D int64 array (units, the history's columns)
+PAIR = types.UniTuple(types.int64, 2)
+NO_BITS = np.uint64(0)
+
 # --- Layouts --------------------------------------------------------------------------------------------
 
 TRAV, MOUNTED, HORSES = 0, 4, 6  # board words: TRAV + 2 * side (lo), + 1 (hi); MOUNTED, HORSES likewise
@@ -263,7 +272,7 @@ def highest(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(BOOL(I64, I64, I64), cache=True)
 def has(lo, hi, square):
     """Whether ``square`` is in the bitboard (``NONE``: never)."""
     return ((lo & BIT[0, square]) | (hi & BIT[1, square])) != 0
@@ -286,7 +295,7 @@ def below_highest(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(PAIR(I64, I64, I64), cache=True)
 def reach(start, block_lo, block_hi):
     """The squares a queen slide from ``start`` reaches, stopping before each blocking square.
 
@@ -320,7 +329,7 @@ NOT_FILE_A_HI = FIELD_HI & ~(1 | 1 << 9)
 NOT_FILE_I_HI = FIELD_HI & ~(1 << 8 | 1 << 17)
 
 
-@njit(cache=True)
+@njit(PAIR(I64, I64), cache=True)
 def spread(lo, hi):
     """The squares of a bitboard and those next to them (a king's step), by shifts.
 
@@ -335,7 +344,7 @@ def spread(lo, hi):
     return row_lo | up_lo | down_lo, row_hi | up_hi | (row_hi >> 9)
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64), cache=True)
 def declarations(mask_lo, mask_hi, x_lo, x_hi):
     """The shoo declarations of moves to each square of ``mask``: the targets of ``x`` next to each."""
     total = 0
@@ -350,13 +359,13 @@ def declarations(mask_lo, mask_hi, x_lo, x_hi):
     return total
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64, I64), cache=True)
 def code_of(kind, origin, via, place, to):
     """A move's code without a shoo declaration."""
     return kind | (origin + 1) << 4 | (via + 1) << 11 | (place + 1) << 18 | (to + 1) << 25
 
 
-@njit(cache=True)
+@njit(I64(I64, I64), cache=True)
 def field(code, shift):
     """A square field of a move code (-1 for none)."""
     return ((code >> shift) & 127) - 1
@@ -365,7 +374,7 @@ def field(code, shift):
 # --- Move generation --------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(PAIR(TABLE, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def add_unit(units, u, total, base, start, include, r_lo, r_hi, a_lo, a_hi, x_lo, x_hi, place, pmode):
     """Count a unit's moves (see the module docstring); write it as unit ``u`` if it has any.
 
@@ -382,17 +391,16 @@ def add_unit(units, u, total, base, start, include, r_lo, r_hi, a_lo, a_hi, x_lo
         count += popcount(m_lo) + popcount(m_hi)
     elif pmode == 1:
         count += popcount(m_lo & NEIGH[0, place]) + popcount(m_hi & NEIGH[1, place])
-    row = units[u]
-    row[U_BASE] = base
-    row[U_START] = start
-    row[U_INCLUDE] = include
-    row[U_MLO] = m_lo
-    row[U_MHI] = m_hi
-    row[U_XLO] = x_lo
-    row[U_XHI] = x_hi
-    row[U_PLACE] = place
-    row[U_PMODE] = pmode
-    row[U_COUNT] = count
+    units[u, U_BASE] = base  # no row view: a view would count a reference to the array
+    units[u, U_START] = start
+    units[u, U_INCLUDE] = include
+    units[u, U_MLO] = m_lo
+    units[u, U_MHI] = m_hi
+    units[u, U_XLO] = x_lo
+    units[u, U_XHI] = x_hi
+    units[u, U_PLACE] = place
+    units[u, U_PMODE] = pmode
+    units[u, U_COUNT] = count
     return u + 1, total + count
 
 
@@ -846,22 +854,21 @@ def emit_to(out, n, move, to, x_lo, x_hi, place, pmode):
     return n
 
 
-@njit(cache=True)
+@njit(I64(TABLE, I64, ROW, I64), cache=True)
 def emit_unit(units, u, out, n):
     """Write unit ``u``'s moves at ``out[n:]`` in the reference's order; the new count.
 
     A slide's squares are taken ray by ray (its target squares on one ray, nearest first: the lowest
     first going up, the highest going down).
     """
-    row = units[u]
-    base = row[U_BASE]
-    start = row[U_START]
-    m_lo = row[U_MLO]
-    m_hi = row[U_MHI]
-    x_lo = row[U_XLO]
-    x_hi = row[U_XHI]
-    place = row[U_PLACE]
-    pmode = row[U_PMODE]
+    base = units[u, U_BASE]
+    start = units[u, U_START]
+    m_lo = units[u, U_MLO]
+    m_hi = units[u, U_MHI]
+    x_lo = units[u, U_XLO]
+    x_hi = units[u, U_XHI]
+    place = units[u, U_PLACE]
+    pmode = units[u, U_PMODE]
     if start == -2:  # a single move
         out[n] = base
         return n + 1
@@ -876,7 +883,7 @@ def emit_unit(units, u, out, n):
             n = emit_to(out, n, base, to, x_lo, x_hi, place, pmode)
         return n
     # A slide: the start square first where the move may stay there, then each ray.
-    if row[U_INCLUDE] and has(m_lo, m_hi, start):
+    if units[u, U_INCLUDE] and has(m_lo, m_hi, start):
         n = emit_to(out, n, base, start, x_lo, x_hi, place, pmode)
     for d in range(8):
         seg_lo = m_lo & RAY[0, start, d]
@@ -902,7 +909,7 @@ def emit_unit(units, u, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, BOOL), cache=True)
 def nth_square(lo, hi, k, descending):
     """Square number ``k`` (from 0) of a bitboard, lowest first or highest first."""
     if descending:
@@ -926,7 +933,7 @@ def nth_square(lo, hi, k, descending):
     return LO_BITS + lowest(hi)
 
 
-@njit(cache=True)
+@njit(PAIR(I64, I64, I64, I64, I64), cache=True)
 def targets_of(to, x_lo, x_hi, place, pmode):
     """The squares a move to ``to`` may declare a shoo on (see :func:`emit_to`)."""
     d_lo = NEIGH[0, to] & x_lo
@@ -937,7 +944,7 @@ def targets_of(to, x_lo, x_hi, place, pmode):
     return d_lo, d_hi
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64, BOOL, I64, I64, I64, I64), cache=True)
 def move_in_segment(base, seg_lo, seg_hi, k, descending, x_lo, x_hi, place, pmode):
     """Move number ``k`` of the moves to the squares of ``seg`` in order, each with its declarations."""
     while True:
@@ -957,26 +964,25 @@ def move_in_segment(base, seg_lo, seg_hi, k, descending, x_lo, x_hi, place, pmod
         k -= size
 
 
-@njit(cache=True)
+@njit(I64(TABLE, I64, I64), cache=True)
 def unit_move(units, u, k):
     """Move number ``k`` of unit ``u``, found from popcounts with no move written (as :func:`emit_unit`)."""
-    row = units[u]
-    base = row[U_BASE]
-    start = row[U_START]
+    base = units[u, U_BASE]
+    start = units[u, U_START]
     if start == -2:
         return base
-    m_lo = row[U_MLO]
-    m_hi = row[U_MHI]
-    x_lo = row[U_XLO]
-    x_hi = row[U_XHI]
-    place = row[U_PLACE]
-    pmode = row[U_PMODE]
+    m_lo = units[u, U_MLO]
+    m_hi = units[u, U_MHI]
+    x_lo = units[u, U_XLO]
+    x_hi = units[u, U_XHI]
+    place = units[u, U_PLACE]
+    pmode = units[u, U_PMODE]
     plain = (x_lo | x_hi) == 0 and pmode == 0
     if start < 0:
         if plain:
             return base | (nth_square(m_lo, m_hi, k, False) + 1) << 25
         return move_in_segment(base, m_lo, m_hi, k, False, x_lo, x_hi, place, pmode)
-    if row[U_INCLUDE] and has(m_lo, m_hi, start):
+    if units[u, U_INCLUDE] and has(m_lo, m_hi, start):
         first_lo = BIT[0, start]
         first_hi = BIT[1, start]
         size = 1
@@ -1016,7 +1022,7 @@ def is_barred(st, code):
     return False
 
 
-@njit(cache=True)
+@njit(I64(ROW, ROW, ROW, TABLE, I64, types.uint64), cache=True)
 def generate(st, cfg, out, units, mode, bits):
     """The legal moves in the reference's order (HUSH first when open; PASS when nothing else).
 
@@ -1090,13 +1096,13 @@ def generate(st, cfg, out, units, mode, bits):
 @njit(cache=True)
 def legal_moves(st, cfg, out, units):
     """Every legal move into ``out`` in the reference's order; the count."""
-    return generate(st, cfg, out, units, GEN, 0)
+    return generate(st, cfg, out, units, GEN, NO_BITS)
 
 
 # --- Playing moves ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def scalar_hash(held, shoo, side, st0, st1, sh0, sh1, pa0, pa1):
     """The Zobrist hash of the repetition key's fields other than the board."""
     h = Z_HELD[held + 1] ^ Z_SHOO[shoo + 1] ^ Z_COUNTS[0, st0] ^ Z_COUNTS[1, st1]
@@ -1104,7 +1110,7 @@ def scalar_hash(held, shoo, side, st0, st1, sh0, sh1, pa0, pa1):
     return h ^ Z_SIDE if side else h
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64, I64), cache=True)
 def board_hash_change(before_lo, before_hi, after_lo, after_hi, piece):
     """The change of the Zobrist hash when the squares of ``piece`` go from ``before`` to ``after``."""
     h = 0
@@ -1121,7 +1127,7 @@ def board_hash_change(before_lo, before_hi, after_lo, after_hi, piece):
     return h
 
 
-@njit(cache=True)
+@njit(I64(I64, I64, I64, I64, I64, I64, I64, I64, ROW), cache=True)
 def board_change(o0, o1, o2, o3, o4, o5, o6, o7, st):
     """The change of the Zobrist hash from the board words ``o0`` .. ``o7`` to the state's."""
     h = board_hash_change(o0 & ~o4, o1 & ~o5, st[0] & ~st[4], st[1] & ~st[5], 0)
@@ -1195,9 +1201,10 @@ def record(st, hist, check):
         st[HBASE] = nh
     elif check:
         h = st[HASH]
+        hashes = hist[HASH_ROW, base:nh]
         matches = 0
-        for i in range(base, nh):
-            matches += hist[HASH_ROW, i] == h
+        for i in range(hashes.shape[0]):  # counted with no branch, from 0: LLVM vectorises this
+            matches += np.int64(hashes[i] == h)
         if matches >= 2:
             seen = 0
             for i in range(base, nh):
@@ -1247,14 +1254,14 @@ def opening_defaults(st):
     st[HBASE] = st[NHIST]
 
 
-@njit(cache=True, inline="always")
+@njit(types.void(ROW, I64, I64), cache=True)
 def put(st, w, square):
     """Add ``square`` to the bitboard at words ``w``, ``w + 1``."""
     st[w] |= BIT[0, square]
     st[w + 1] |= BIT[1, square]
 
 
-@njit(cache=True, inline="always")
+@njit(types.void(ROW, I64, I64), cache=True)
 def take(st, w, square):
     """Remove ``square`` from the bitboard at words ``w``, ``w + 1``."""
     st[w] &= ~BIT[0, square]
@@ -1555,8 +1562,8 @@ def perft(st, hist, depth, bulk, cfg, moves, children, saved, units):
         return 0
     level = depth - 1
     if depth == 1 and bulk:
-        return generate(st, cfg, moves[level], units, COUNT, 0)
-    n = generate(st, cfg, moves[level], units, GEN, 0)
+        return generate(st, cfg, moves[level], units, COUNT, NO_BITS)
+    n = generate(st, cfg, moves[level], units, GEN, NO_BITS)
     total = 0
     child = children[level]
     last = st[NHIST] - 1
@@ -1587,25 +1594,18 @@ def perft_from(st, start_hist, depth, bulk, cfg):
     return perft_below(st.copy(), new_history(start_hist, depth + 2), depth, bulk, cfg)
 
 
-@njit(cache=True, parallel=True)
-def perft_parallel(st, start_hist, depth, bulk, cfg):
-    """Perft at ``depth`` >= 1 with the root's moves spread over numba's threads (``st`` left alone)."""
-    if st[END] != END_NONE:
-        return 0
-    root = np.empty(MAX_MOVES, dtype=np.int64)
-    n = generate(st, cfg, root, np.empty((MAX_UNITS, UNIT_WORDS), dtype=np.int64), GEN, 0)
-    counts = np.zeros(n, dtype=np.int64)
-    for i in prange(n):
-        child = st.copy()
-        hist = new_history(start_hist, depth + 2)
-        play(child, root[i], cfg, hist)
-        counts[i] = perft_below(child, hist, depth - 1, bulk, cfg)
-    return counts.sum()
+@njit(cache=True)
+def perft_after(st, start_hist, move, depth, bulk, cfg):
+    """Perft ``depth`` below ``move`` played from ``st`` (left as it is) with its history columns."""
+    child = st.copy()
+    hist = new_history(start_hist, depth + 3)
+    play(child, move, cfg, hist)
+    return perft_below(child, hist, depth, bulk, cfg)
 
 
 @njit(cache=True)
 def play_games(start, start_hist, first, last, seed, cfg, returns_out, plies, record_moves, record_from):
-    """Play games ``first`` .. ``last - 1`` of a batch (see :func:`random_playouts`)."""
+    """Play games ``first`` .. ``last - 1`` of a batch (see :func:`run_batch`)."""
     st = np.empty_like(start)
     out = np.empty(MAX_MOVES, dtype=np.int64)
     units = np.empty((MAX_UNITS, UNIT_WORDS), dtype=np.int64)
@@ -1633,21 +1633,35 @@ def play_games(start, start_hist, first, last, seed, cfg, returns_out, plies, re
         plies[g] = played
 
 
-@njit(cache=True, parallel=True)
-def random_playouts(start, start_hist, games, seed, cfg, returns_out, plies, record_moves, record_from):
-    """Play ``games`` uniformly random games from ``start`` (the toss: each seat with probability 1/2).
+PLAYOUTS, PERFT = 0, 1
 
-    Game ``g`` uses its own SplitMix64 stream from ``seed`` and ``g``, so it does not depend on the batch
-    or on the threads: the games are spread over numba's threads in blocks. The moves of game ``g`` go
-    into row ``g - record_from`` of ``record_moves`` while there is one.
+
+@njit(cache=True, parallel=True)
+def run_batch(
+    task, start, start_hist, count, seed, cfg, returns_out, plies, record_moves, record_from, roots, depth,
+    bulk, leaves,
+):  # fmt: skip
+    """A batch spread over numba's threads: :data:`PLAYOUTS` or :data:`PERFT`.
+
+    One parallel loop serves both, since each costs seconds to compile.
+
+    :data:`PLAYOUTS`: ``count`` uniformly random games from ``start`` (the toss: each seat with probability
+    1/2) into ``returns_out`` and ``plies`` (:func:`play_games`), in blocks. Game ``g`` uses its own
+    SplitMix64 stream from ``seed`` and ``g``, so it depends neither on the batch nor on the threads; its
+    moves go into row ``g - record_from`` of ``record_moves`` while there is one.
+
+    :data:`PERFT`: for each of the ``count`` moves ``roots`` of ``start``, the leaves ``depth`` plies
+    below it (:func:`perft_after`) into ``leaves``.
     """
-    blocks = min(games, 64)
+    blocks = min(count, 64) if task == PLAYOUTS else count
     for b in prange(blocks):
-        play_games(
-            start, start_hist, games * b // blocks, games * (b + 1) // blocks, seed, cfg, returns_out, plies,
-            record_moves, record_from,
-        )  # fmt: skip
-    return games
+        if task == PLAYOUTS:
+            first, last = count * b // blocks, count * (b + 1) // blocks
+            play_games(
+                start, start_hist, first, last, seed, cfg, returns_out, plies, record_moves, record_from
+            )
+        else:
+            leaves[b] = perft_after(start, start_hist, roots[b], depth, bulk, cfg)
 
 
 # --- Alpha-beta --------------------------------------------------------------------------------------
@@ -1765,7 +1779,7 @@ def negamax(
 
     level = moves[ply]
     order = scores[ply]
-    n = generate(st, cfg, level, units, GEN, 0)
+    n = generate(st, cfg, level, units, GEN, NO_BITS)
     hmask = history.shape[0] - 1
     for i in range(n):
         move = level[i]
@@ -1921,7 +1935,7 @@ def mcts(
     while True:
         count, mode, mover = 0, common.TERMINAL, 0
         if st[END] == END_NONE:  # never the toss: it comes only before the root (a seat to move)
-            count = generate(st, cfg, moves, units, GEN, 0)
+            count = generate(st, cfg, moves, units, GEN, NO_BITS)
             mode, mover = common.DECISION, seat_to_move(st)
         value[0] = evaluate(st, weights)  # the returns where the game is over
         value[1] = -value[0]

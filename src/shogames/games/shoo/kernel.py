@@ -79,6 +79,9 @@ _CAPTURE_IN_HOME = {"place-inside": 0, "anywhere": 1, "immune": 2}
 _ENDS: tuple[str | None, ...] = (None, "win", "passes", "cap", "repetition")
 _PHASES = ("play", "toss", "choice")
 _LOW = (1 << 63) - 1
+_NO_RETURNS = np.zeros((0, 2), dtype=np.float64)  # the arguments of the batch a call does not run
+_NO_PLIES = np.zeros(0, dtype=np.int64)
+_NO_RECORD = np.zeros((0, 0), dtype=np.int64)
 
 
 def restore_history(
@@ -407,10 +410,16 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         check_perft_depth(depth)
         st = self._state(state)
         columns = self._encoded(state)[1]
-        if depth < 2:
+        if depth < 2 or st[jit.END] != jit.END_NONE:
             return int(jit.perft_from(st, columns, depth, bulk, self.cfg))
+        count = int(jit.legal_moves(st, self.cfg, self._moves, self._units))
+        leaves = np.zeros(count, dtype=np.int64)
         with compiled_threads(threads):
-            return int(jit.perft_parallel(st, columns, depth, bulk, self.cfg))
+            jit.run_batch(
+                jit.PERFT, st, columns, count, np.uint64(0), self.cfg, _NO_RETURNS, _NO_PLIES, _NO_RECORD, 0,
+                self._moves[:count].copy(), depth - 1, bulk, leaves,
+            )  # fmt: skip
+        return int(leaves.sum())
 
     def _playouts(
         self,
@@ -430,9 +439,9 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         plies = np.zeros(games, dtype=np.int64)
         with compiled_threads(threads):
             started = time.perf_counter()
-            jit.random_playouts(
-                st, columns, games, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), self.cfg, returns, plies, record,
-                record_from,
+            jit.run_batch(
+                jit.PLAYOUTS, st, columns, games, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), self.cfg, returns,
+                plies, record, record_from, _NO_PLIES, 0, False, _NO_PLIES,
             )  # fmt: skip
             seconds = time.perf_counter() - started
         return PlayoutBatch(returns, plies, seconds)
