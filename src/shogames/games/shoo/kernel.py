@@ -404,14 +404,16 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
         """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`.
 
-        From depth 2 the root's moves are spread over ``threads`` threads (``None``: every core); the
-        count never depends on them.
+        The root's moves are spread over ``threads`` threads (``None``: every core); the count never
+        depends on them.
         """
         check_perft_depth(depth)
         st = self._state(state)
         columns = self._encoded(state)[1]
-        if depth < 2 or st[jit.END] != jit.END_NONE:
-            return int(jit.perft_from(st, columns, depth, bulk, self.cfg))
+        if depth == 0:
+            return 1
+        if st[jit.END] != jit.END_NONE:
+            return 0
         count = int(jit.legal_moves(st, self.cfg, self._moves, self._units))
         leaves = np.zeros(count, dtype=np.int64)
         with compiled_threads(threads):
