@@ -1093,12 +1093,6 @@ def generate(st, cfg, out, units, mode, bits):
     return PASS_KIND  # not reached
 
 
-@njit(cache=True)
-def legal_moves(st, cfg, out, units):
-    """Every legal move into ``out`` in the reference's order; the count."""
-    return generate(st, cfg, out, units, GEN, NO_BITS)
-
-
 # --- Playing moves ---------------------------------------------------------------------------------
 
 
@@ -1578,23 +1572,20 @@ def perft(st, hist, depth, bulk, cfg, moves, children, saved, units):
 
 
 @njit(cache=True)
-def perft_below(st, hist, depth, bulk, cfg):
-    """:func:`perft` from ``st`` with ``hist`` (room for ``depth`` more columns) and scratch of its own."""
+def perft_after(st, start_hist, move, depth, bulk, cfg):
+    """Perft ``depth`` below ``move`` played from ``st`` (left as it is) with its history columns.
+
+    With scratch of its own: a thread of :func:`run_batch` takes one root move at a time.
+    """
+    child = st.copy()
+    hist = new_history(start_hist, depth + 3)
+    play(child, move, cfg, hist)
     levels = max(depth, 1)
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     children = np.empty((levels, SIZE), dtype=np.int64)
     saved = np.empty((levels, HIST_WORDS), dtype=np.int64)
     units = np.empty((MAX_UNITS, UNIT_WORDS), dtype=np.int64)
-    return perft(st, hist, depth, bulk, cfg, moves, children, saved, units)
-
-
-@njit(cache=True)
-def perft_after(st, start_hist, move, depth, bulk, cfg):
-    """Perft ``depth`` below ``move`` played from ``st`` (left as it is) with its history columns."""
-    child = st.copy()
-    hist = new_history(start_hist, depth + 3)
-    play(child, move, cfg, hist)
-    return perft_below(child, hist, depth, bulk, cfg)
+    return perft(child, hist, depth, bulk, cfg, moves, children, saved, units)
 
 
 @njit(cache=True)

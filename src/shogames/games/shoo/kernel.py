@@ -322,7 +322,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
 
     def legal_moves(self, state: State[Any]) -> list[ShooMove]:
         """The legal moves (the toss's outcomes at the toss) in the reference's order."""
-        count = jit.legal_moves(self._state(state), self.cfg, self._moves, self._units)
+        count = jit.generate(self._state(state), self.cfg, self._moves, self._units, jit.GEN, 0)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
 
     def count_legal_moves(self, state: State[Any]) -> int:
@@ -414,7 +414,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
             return 1
         if st[jit.END] != jit.END_NONE:
             return 0
-        count = int(jit.legal_moves(st, self.cfg, self._moves, self._units))
+        count = int(jit.generate(st, self.cfg, self._moves, self._units, jit.GEN, 0))
         leaves = np.zeros(count, dtype=np.int64)
         with compiled_threads(threads):
             jit.run_batch(
