@@ -1572,20 +1572,25 @@ def perft(st, hist, depth, bulk, cfg, moves, children, saved, units):
 
 
 @njit(cache=True)
-def perft_after(st, start_hist, move, depth, bulk, cfg):
-    """Perft ``depth`` below ``move`` played from ``st`` (left as it is) with its history columns.
+def perft_pairs(st, start_hist, roots, first, step, depth, bulk, cfg):
+    """The leaves ``depth`` plies below pairs ``first``, ``first + step`` ... of moves of ``roots``.
 
-    With scratch of its own: a thread of :func:`run_batch` takes one root move at a time.
+    Pair ``i`` is ``roots[2 * i]`` then ``roots[2 * i + 1]``, played from ``st`` (left as it is). The
+    scratch is made once for all the pairs.
     """
-    child = st.copy()
-    hist = new_history(start_hist, depth + 3)
-    play(child, move, cfg, hist)
+    hist = new_history(start_hist, depth + 4)  # the moves write only past the start's columns
     levels = max(depth, 1)
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     children = np.empty((levels, SIZE), dtype=np.int64)
     saved = np.empty((levels, HIST_WORDS), dtype=np.int64)
     units = np.empty((MAX_UNITS, UNIT_WORDS), dtype=np.int64)
-    return perft(child, hist, depth, bulk, cfg, moves, children, saved, units)
+    total = 0
+    for pair in range(first, roots.shape[0] // 2, step):
+        child = st.copy()
+        play(child, roots[2 * pair], cfg, hist)
+        play(child, roots[2 * pair + 1], cfg, hist)
+        total += perft(child, hist, depth, bulk, cfg, moves, children, saved, units)
+    return total
 
 
 @njit(cache=True)
@@ -1635,18 +1640,21 @@ def run_batch(
     SplitMix64 stream from ``seed`` and ``g``, so it depends neither on the batch nor on the threads; its
     moves go into row ``g - record_from`` of ``record_moves`` while there is one.
 
-    :data:`PERFT`: for each of the ``count`` moves ``roots`` of ``start``, the leaves ``depth`` plies
-    below it (:func:`perft_after`) into ``leaves``.
+    :data:`PERFT`: for each of the ``count`` pairs of moves of ``roots`` (a move of ``start``, then a
+    move of the position it leads to), the leaves ``depth`` plies below them, each block's sum into
+    ``leaves`` (:func:`perft_pairs`, every ``blocks``-th pair): a position's grandchildren spread the
+    work over the threads more evenly than its children. Both batches make their scratch once per block
+    (fresh memory costs a page fault per page, and the threads would queue for the kernel's memory map).
     """
-    blocks = min(count, 64) if task == PLAYOUTS else count
+    blocks = min(count, 64)
     for b in prange(blocks):
         if task == PLAYOUTS:
             first, last = count * b // blocks, count * (b + 1) // blocks
             play_games(
                 start, start_hist, first, last, seed, cfg, returns_out, plies, record_moves, record_from
             )
-        else:
-            leaves[b] = perft_after(start, start_hist, roots[b], depth, bulk, cfg)
+        else:  # every blocks-th row, so that each block takes some of the large subtrees and the small
+            leaves[b] = perft_pairs(start, start_hist, roots, np.int64(b), blocks, depth, bulk, cfg)
 
 
 # --- Alpha-beta --------------------------------------------------------------------------------------

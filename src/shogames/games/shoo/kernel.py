@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -404,8 +405,8 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
     def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
         """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`.
 
-        The root's moves are spread over ``threads`` threads (``None``: every core); the count never
-        depends on them.
+        The work is spread over ``threads`` threads (``None``: every core) by pairs of moves (each root
+        move with each reply); the count never depends on the threads.
         """
         check_perft_depth(depth)
         st = self._state(state)
@@ -415,11 +416,25 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         if st[jit.END] != jit.END_NONE:
             return 0
         count = int(jit.generate(st, self.cfg, self._moves, self._units, jit.GEN, 0))
-        leaves = np.zeros(count, dtype=np.int64)
-        with compiled_threads(threads):
+        if depth == 1:
+            return count
+        pairs = []  # each root move with each move after it: the batch's tasks
+        for first in self._moves[:count].copy():
+            child = st.copy()
+            hist = np.empty((HIST_WORDS, columns.shape[1] + 2), dtype=np.int64)
+            hist[:, : columns.shape[1]] = columns
+            jit.play(child, first, self.cfg, hist)
+            if child[jit.END] == jit.END_NONE:
+                replies = int(jit.generate(child, self.cfg, self._moves, self._units, jit.GEN, 0))
+                pairs += [(int(first), int(second)) for second in self._moves[:replies]]
+        if not pairs:
+            return 0
+        roots = np.array(pairs, dtype=np.int64).reshape(-1)  # first, second, first, second ...
+        leaves = np.zeros(min(len(pairs), 64), dtype=np.int64)  # per block
+        with compiled_threads(threads), numba.parallel_chunksize(1):  # a block at a time: they differ
             jit.run_batch(
-                jit.PERFT, st, columns, count, np.uint64(0), self.cfg, _NO_RETURNS, _NO_PLIES, _NO_RECORD, 0,
-                self._moves[:count].copy(), depth - 1, bulk, leaves,
+                jit.PERFT, st, columns, len(pairs), np.uint64(0), self.cfg, _NO_RETURNS, _NO_PLIES,
+                _NO_RECORD, 0, roots, depth - 2, bulk, leaves,
             )  # fmt: skip
         return int(leaves.sum())
 
@@ -439,7 +454,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         columns = self._encoded(first)[1]
         returns = np.zeros((games, 2), dtype=np.float64)
         plies = np.zeros(games, dtype=np.int64)
-        with compiled_threads(threads):
+        with compiled_threads(threads), numba.parallel_chunksize(1):  # a block of games at a time
             started = time.perf_counter()
             jit.run_batch(
                 jit.PLAYOUTS, st, columns, games, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), self.cfg, returns,
