@@ -5,6 +5,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,9 @@ from shogames.core.errors import NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
-from shogames.games.shoo import ShooGame, ShooMoveKind, ShooState
-from shogames.games.shoo import _jit as jit
-from shogames.games.shoo.kernel import DIRECTIONS, ShooKernel, build_geometry
+from shogames.games.shoo import EVALUATION_WEIGHTS, ShooGame, ShooMoveKind, ShooState
+from shogames.games.shoo import kernel as layout
+from shogames.games.shoo.kernel import ShooKernel
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
 
@@ -178,7 +179,7 @@ def test_shoo_arrays_and_move_codes_round_trip() -> None:
         for move in state.legal_moves():
             assert kernel.decode_move(kernel.encode_move(move)) == move
     array = kernel.encode(game.new_initial_state())
-    assert array.dtype == np.int64 and array.shape == (jit.SIZE + jit.KEY_WORDS,)
+    assert array.dtype == np.int64 and array.shape == (layout.STATE_SIZE + layout.KEY_WORDS,)
     with pytest.raises(TypeError, match="Shoo states"):
         kernel.encode(shogames.make("shobu").new_initial_state())
 
@@ -213,19 +214,108 @@ def test_shoo_evaluation_matches_the_reference() -> None:
         assert kernel.evaluate(state) == pytest.approx(state.evaluate(), abs=1e-12)
 
 
+def test_shoo_kernel_takes_its_evaluation_weights_from_the_reference() -> None:
+    game = game_of({})
+    kernel = ShooKernel(game)
+    assert kernel.weights.tolist() == list(EVALUATION_WEIGHTS)
+    state = game.state_from_text(RARE["riders"])
+    assert kernel.evaluate(state) == pytest.approx(state.evaluate(), abs=1e-12)
+    kernel.weights[:] = list(EVALUATION_WEIGHTS._replace(scale=6.0))  # the compiled code reads them
+    assert kernel.evaluate(state) != pytest.approx(state.evaluate(), abs=1e-6)
+
+
 def test_a_broken_shoo_kernel_rule_is_caught() -> None:
     game = game_of({})
-    # Slides lose one queen direction: the legal moves and perft both differ from the reference.
-    broken = ShooKernel(game, geometry=build_geometry(DIRECTIONS[:-1]))
-    with pytest.raises(AssertionError, match="kernel and reference differ"):
-        check_kernel(game, games=1, seed=1, kernel=broken, perft_depth=0)
-    mid = game.state_from_text(RARE["riders"])
-    assert broken.perft(mid, 2) != perft(mid, 2)
-    # A kernel whose settings say hush=automatic while the game says optional is caught the same way.
+    # A kernel whose settings say hush=automatic while the game says optional: the legal moves differ.
     automatic = ShooKernel(game)
-    automatic.cfg[jit.C_HUSH] = jit.HUSH_AUTOMATIC
+    automatic.cfg[layout.C_HUSH] = layout.HUSH_AUTOMATIC
+    mid = game.state_from_text(RARE["riders"])
     with pytest.raises(AssertionError, match="kernel and reference differ"):
         check_kernel(game, games=1, seed=1, kernel=automatic, starts=[mid], perft_depth=0)
+    # One whose travellers may leave their home area: South's travellers at home step out, and perft
+    # differs from the reference's.
+    leaving = ShooKernel(game)
+    leaving.cfg[layout.C_SAFETY] = 0
+    win = game.state_from_text(RARE["win"])
+    with pytest.raises(AssertionError, match="kernel and reference differ"):
+        check_position(leaving, win)
+    assert leaving.perft(win, 2) != perft(win, 2)
+
+
+def test_shoo_moves_are_counted_and_drawn_as_listed() -> None:
+    # Perft's last level counts the moves without writing them, and a random playout writes only the
+    # unit (one traveller's steps, one horse's slides ...) of the move it draws: both agree with the list.
+    for settings in SETTINGS:
+        game = game_of({**settings, "max_turns": 30})
+        kernel = ShooKernel(game)
+        rng = random.Random(label(settings))
+        states: list[ShooState] = rare_starts(game)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            states.append(state)
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        for state in states:
+            expected = list(state.legal_moves())
+            assert kernel.count_legal_moves(state) == len(expected), state.to_text()
+            drawn = [kernel.legal_move_at(state, index) for index in range(len(expected))]
+            assert drawn == expected, state.to_text()
+        with pytest.raises(IndexError):
+            kernel.legal_move_at(states[0], len(states[0].legal_moves()))
+
+
+def meaningful(array: np.ndarray[Any, Any]) -> list[int]:
+    """A state array's entries that hold something: the barred moves' room past their count left out."""
+    used = layout.BARRED + int(array[layout.NBARRED])
+    return [*array[:used].tolist(), *array[layout.STATE_SIZE :].tolist()]
+
+
+def test_shoo_hash_follows_the_moves() -> None:
+    # The Zobrist hash play keeps up to date equals the one computed afresh from the position.
+    cases: list[dict[str, object]] = [{}, {"preset": "towers"}, {"preset": "hush-shoo-off"}]
+    for settings in cases:
+        game = game_of(settings)
+        kernel = ShooKernel(game)
+        for state in [*rare_starts(game), game.new_initial_state(), game.start_position()]:
+            array = kernel.encode(state)
+            for move in state.legal_moves():
+                after = kernel.play_array(array, move)
+                fresh = kernel.encode(kernel.play(state, move))
+                assert after[layout.HASH] == fresh[layout.HASH], state.move_to_text(move)
+                assert meaningful(after) == meaningful(fresh), state.move_to_text(move)
+
+
+def test_shoo_repetition_is_judged_on_whole_keys() -> None:
+    # Two earlier positions with the same hash as the new one but another key (a hash collision) do
+    # not make a third repetition; the same key twice does.
+    game = game_of({})
+    kernel = ShooKernel(game)
+    state = game.state_from_text(RARE["repeat"])
+    st = kernel.encode(state)[: layout.STATE_SIZE].copy()
+    own = layout.history_column(st)
+    other = own.copy()
+    other[layout.HORSES] ^= 1 << 3  # another position, given the same hash
+    for earlier, repeated in ((other, False), (own, True)):
+        hist = np.zeros((layout.HIST_WORDS, 4), dtype=np.int64)
+        hist[:, 0] = hist[:, 1] = earlier
+        array = st.copy()
+        array[layout.NHIST] = 2
+        layout.push_history(array, hist, True)
+        assert (array[layout.END] == layout.END_REPETITION) == repeated
+        assert array[layout.NHIST] == 3 and hist[:, 2].tolist() == own.tolist()
+
+
+def test_shoo_batches_do_not_depend_on_threads() -> None:
+    game = game_of({"max_turns": 60})
+    kernel = ShooKernel(game)
+    one = kernel.random_playouts(12, seed=4, threads=1)
+    two = kernel.random_playouts(12, seed=4, threads=2)
+    assert one.plies.tolist() == two.plies.tolist() and one.returns.tolist() == two.returns.tolist()
+    assert kernel.random_playouts(5, seed=4).plies.tolist() == one.plies[:5].tolist()
+    check_random_game(kernel, two, 4, 11, game.new_initial_state())
+    start = game.state_from_text(RARE["riders"])
+    counts = {kernel.perft(start, 3, threads=threads) for threads in (1, 2)}
+    assert counts == {perft(start, 3)}
 
 
 # --- Alpha-beta ------------------------------------------------------------------------------------------
@@ -384,16 +474,17 @@ def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | No
     kernel.mcts(seed=5).search(start, work=3000)
     links, _, pool, positions = _TREES[kernel]
     states: dict[int, ShooState] = {0: start}
-    fields = [f for f in range(jit.BARRED) if f not in (jit.NHIST, jit.HBASE)]  # the history aside
+    fields = [f for f in range(layout.BARRED) if f not in (layout.NHIST, layout.HBASE)]  # the history aside
     repetitions = 0
     node = 0
     while node in states:  # the nodes made, in order (a parent comes before its children)
         state = states[node]
-        expected = kernel.encode(state)[: jit.SIZE]
+        expected = kernel.encode(state)[: layout.STATE_SIZE]
         assert positions[node, fields].tolist() == expected[fields].tolist()
-        barred = positions[node, jit.BARRED : jit.BARRED + positions[node, jit.NBARRED]]
-        assert sorted(barred.tolist()) == expected[jit.BARRED : jit.BARRED + expected[jit.NBARRED]].tolist()
-        repetitions += int(positions[node, jit.END] == jit.END_REPETITION)
+        barred = positions[node, layout.BARRED : layout.BARRED + positions[node, layout.NBARRED]]
+        barred_expected = expected[layout.BARRED : layout.BARRED + expected[layout.NBARRED]]
+        assert sorted(barred.tolist()) == barred_expected.tolist()
+        repetitions += int(positions[node, layout.END] == layout.END_REPETITION)
         first = int(links[node, 0])
         for slot in range(first, first + int(links[node, 2])):
             states[int(pool[1, slot])] = state.play_unchecked(kernel.decode_move(int(pool[0, slot])))
@@ -405,19 +496,19 @@ def test_shoo_mcts_tree_positions_are_the_references(name: str, preset: str | No
 
 def test_shoo_mcts_puts_each_lines_history_back() -> None:
     # One history table serves the whole tree: before playing on from a node, the MCTS writes back the
-    # rows of its line, root first (each node keeps the history row it ends with).
-    positions = np.zeros((5, jit.SIZE + jit.KEY_WORDS), dtype=np.int64)
-    # The root has 3 rows (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
-    # row); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its row.
-    positions[:, jit.NHIST] = (3, 4, 3, 4, 3)
-    positions[:, jit.SIZE] = (10, 11, 10, 13, 14)
-    hist = np.full((6, jit.KEY_WORDS), -5, dtype=np.int64)
-    jit.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
-    assert hist[:, 0].tolist() == [-5, -5, 10, 13, -5, -5]
-    jit.restore_history(positions, np.array([0, 4]), 1, hist)
-    assert hist[:, 0].tolist() == [-5, -5, 14, 13, -5, -5]
-    jit.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's row is put back too
-    assert hist[:, 0].tolist() == [-5, -5, 10, 11, -5, -5]
+    # columns of its line, root first (each node keeps the history column it ends with).
+    positions = np.zeros((5, layout.STATE_SIZE + layout.HIST_WORDS), dtype=np.int64)
+    # The root has 3 columns (its own last: 10); node 1 pushes 11; node 2 hushes it (back to the root's
+    # column); node 3 pushes 13 there; node 4 hushes the root's own move and pushes 14 in its column.
+    positions[:, layout.NHIST] = (3, 4, 3, 4, 3)
+    positions[:, layout.STATE_SIZE] = (10, 11, 10, 13, 14)
+    hist = np.full((layout.HIST_WORDS, 6), -5, dtype=np.int64)
+    layout.restore_history(positions, np.array([0, 1, 2, 3]), 3, hist)
+    assert hist[0].tolist() == [-5, -5, 10, 13, -5, -5]
+    layout.restore_history(positions, np.array([0, 4]), 1, hist)
+    assert hist[0].tolist() == [-5, -5, 14, 13, -5, -5]
+    layout.restore_history(positions, np.array([0, 1]), 1, hist)  # the root's column is put back too
+    assert hist[0].tolist() == [-5, -5, 10, 11, -5, -5]
 
 
 def test_kernel_mcts_plays_shoo_through_the_protocol() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from shogames.games.shoo import (
     MOUNT,
     RIDE,
     WHITE,
+    HushContext,
     ShooGame,
     ShooState,
     parse_square,
@@ -591,6 +594,46 @@ def test_third_repetition_draws() -> None:
     assert state.is_terminal() and state.termination() == "repetition"
     assert "end=repetition" in state.to_text()
     assert make("shoo").state_from_text(state.to_text()).is_terminal()
+
+
+def test_position_and_history_rebuild_the_state() -> None:
+    # Two rounds of the same four moves: the history holds the standing positions since the last change
+    # of stables or pastures, oldest first, without the position's own key.
+    state = position(south="e2", north="e8")
+    moves = ["e2-e3", "e8-e7", "e3-e2", "e7-e8"] * 2
+    for move in moves[:-1]:
+        state = state.play_text(move)
+    start = position(south="e2", north="e8").position.repetition_key()
+    assert len(state.history) == 7 and state.history[0] == state.history[4] == start
+    assert state.history.count(state.position.repetition_key()) == 1  # one more makes the third
+    copy = state.game.state_from_position(state.position, state.history)
+    assert copy == state and copy.to_text() == state.to_text() and copy.history == state.history
+    assert copy.play_text(moves[-1]).termination() == "repetition"
+    # Without the history the same position does not repeat.
+    fresh = state.game.state_from_position(state.position)
+    assert fresh.history == () and not fresh.play_text(moves[-1]).is_terminal()
+
+
+def test_position_value_is_trusted_with_its_end_and_winner() -> None:
+    won = position(south="a7 a8 a9 b7 b8 b9 c7 c8 c9", north="g1")
+    assert won.position.end == "win" and won.position.winner == 0 and won.winner == BLUE
+    # A kernel's judgement is kept as given: here, that the game goes on.
+    going_on = won.game.state_from_position(dataclasses.replace(won.position, end=None, winner=None))
+    assert not going_on.is_terminal() and going_on.winner is None
+    # Every field is public and plain: text written from the position reads back to the same position.
+    hush = make("shoo").state_from_text("9/9/9/9/2h1n4/3s1s3/9/9/9 s 0/0 0/0 0/0 2 hush=e6-e5 held-before=c5")
+    context = hush.position.hush
+    assert isinstance(context, HushContext) and context.held_before == parse_square("c5")
+    assert hush.game.state_from_text(hush.to_text()).position == hush.position
+
+
+def test_states_pickle_with_their_history() -> None:
+    state = position(south="e2", north="e8")
+    for move in ["e2-e3", "e8-e7", "e3-e2", "e7-e8", "e2-e3", "e8-e7", "e3-e2"]:
+        state = state.play_text(move)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and copy.history == state.history and copy.position == state.position
+    assert copy.play_text("e7-e8").termination() == "repetition"
 
 
 # --- Notation and position text --------------------------------------------------------------------

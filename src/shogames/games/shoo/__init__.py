@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from typing import ClassVar, Final, NamedTuple
@@ -242,9 +243,38 @@ _HOME_DISTANCE: Final = tuple(
 )
 """Per side and square, the king-step distance to the side's home area (0 inside): the evaluation's race."""
 
-_STUCK: Final = 40
-"""The evaluation's extra cost of a side whose home area is full of its travellers with a rider among them:
-no traveller may leave a home area, so that rider can never step off and the side can never win."""
+
+class ShooEvaluationWeights(NamedTuple):
+    """The numbers of the race evaluation (:meth:`ShooState.evaluate`; ``docs/games/shoo.md``, "Evaluation").
+
+    They live here only: the kernel hands these to its compiled evaluation.
+
+    Attributes:
+        stabled: the cost of a traveller in its stable.
+        blocker: per enemy traveller in a side's home area, the cost per traveller of the side home on foot.
+        rider: a rider outside its home area costs this plus its distance home divided by
+            :attr:`rider_slide`, rounded up (it slides like a queen, then must step off).
+        rider_slide: see :attr:`rider`.
+        rider_at_home: the cost of a rider inside its home area, where it blocks the win until it steps off.
+        stuck: the extra cost of a side whose home area is full of its travellers with a rider among them:
+            no traveller may leave a home area, so that rider can never step off and the side can never win.
+        cap: the value's bound: a side leads by ``cap * tanh(d / scale)``, ``d`` the opponent's cost minus
+            its own.
+        scale: see :attr:`cap`.
+    """
+
+    stabled: float = 9.0
+    blocker: float = 0.5
+    rider: float = 2.0
+    rider_slide: float = 3.0
+    rider_at_home: float = 4.0
+    stuck: float = 40.0
+    cap: float = 0.95
+    scale: float = 12.0
+
+
+EVALUATION_WEIGHTS: Final = ShooEvaluationWeights()
+"""The weights :meth:`ShooState.evaluate` uses."""
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -402,24 +432,215 @@ class ShooGame(Game["ShooState"]):
         Raises:
             NotationError: the text is not a Shoo position; the message names the faulty field.
         """
-        return _read_position(self, text)
+        return self.state_from_position(_read_position(self, text))
+
+    def state_from_position(
+        self, position: ShooPosition, history: Iterable[ShooRepetitionKey] = ()
+    ) -> ShooState:
+        """The state of a position value, with the earlier positions the repetition draw looks at.
+
+        The position is taken as it is, its end and winner included (no rule is checked): it comes from
+        :attr:`ShooState.position`, the position text or a kernel.
+
+        Args:
+            position: the position (:class:`ShooPosition`).
+            history: the repetition keys of the earlier standing positions since the stable horses or
+                pastures last changed, oldest first (:attr:`ShooState.history`).
+        """
+        parent: _History | None = None
+        for key in history:
+            parent = _History(key, key.epoch, parent)
+        return ShooState(
+            self,
+            travellers=position.travellers,
+            mounted=position.mounted,
+            horses=position.horses,
+            held=position.held,
+            stable_horses=position.stable_horses,
+            stable_travellers=position.stable_travellers,
+            pasture=position.pasture,
+            side=position.side,
+            phase=_PHASE_NAMES.index(position.phase),
+            chooser=position.chooser,
+            south=position.south,
+            shoo=position.shoo,
+            hush=position.hush,
+            barred=position.barred,
+            moves=position.turns,
+            ply=position.ply,
+            passes=position.passes,
+            end=position.end,
+            winner=position.winner,
+            judge=False,
+            parent=parent,
+        )
 
 
-class _HushContext(NamedTuple):
-    """What a HUSH needs: the hushable move just played and how to put the position back before it."""
+class HushContext(NamedTuple):
+    """What a HUSH needs (:attr:`ShooPosition.hush`): the hushable move just played, what a HUSH puts back.
 
-    move: ShooMove  # the hushable move, without its shoo declaration
-    held_before: int  # the horse the hushing side held before that move, or -1
-    passes_before: int  # passes in a row before that move
-    barred: frozenset[ShooMove]  # the mover's moves already hushed this turn
+    Attributes:
+        move: the opponent's last move, which the side to move may HUSH: a step, a dismount or a return
+            that left a traveller of the opponent on foot where it could be shooed; without its shoo
+            declaration.
+        held_before: the square of the horse the side to move held before that move, or -1: a HUSH
+            under ``hush=optional`` puts that hold back.
+        passes_before: the passes in a row before that move (0 or 1), put back by the same HUSH.
+        barred: the opponent's moves already hushed this turn (each without its shoo declaration); a
+            HUSH adds :attr:`move` to them.
+    """
+
+    move: ShooMove
+    held_before: int
+    passes_before: int
+    barred: frozenset[ShooMove]
+
+
+class ShooRepetitionKey(NamedTuple):
+    """What the third-repetition draw compares: a standing position, without its counters and hush context.
+
+    Attributes:
+        travellers: per side (South, North), the bitboard of its travellers on the field, on foot or
+            mounted (bit ``file + 9 * rank``, as in the module docstring).
+        mounted: the bitboard of the mounted travellers of either side.
+        horses: the bitboard of the free horses (riders' horses are not in it).
+        held: the square of the held horse, or -1.
+        stable_horses: per side, the horses in its stable.
+        stable_travellers: per side, the travellers in its stable.
+        pasture: per side, the horses retired to its pasture.
+        shoo: the square of the side to move's traveller that must answer a shoo, or -1.
+        side: the side to move.
+    """
+
+    travellers: tuple[int, int]
+    mounted: int
+    horses: int
+    held: int
+    stable_horses: tuple[int, int]
+    stable_travellers: tuple[int, int]
+    pasture: tuple[int, int]
+    shoo: int
+    side: int
+
+    @property
+    def epoch(self) -> tuple[int, int, int, int]:
+        """The stable horses and pastures: they never come back once changed, so neither does the key."""
+        return (*self.stable_horses, *self.pasture)
+
+
+@dataclass(frozen=True, slots=True)
+class ShooPosition:
+    """A Shoo position as one value: every field of a :class:`ShooState` but its game and its history.
+
+    :attr:`ShooState.position` gives it, :meth:`ShooGame.state_from_position` makes a state of it, and the
+    position text (:meth:`ShooState.to_text`), the kernel's arrays and the views are written from it.
+    Squares are numbered ``file + 9 * rank`` (0 is a1, 80 is i9); a set of squares is a bitboard, an int
+    whose bit ``square`` is set; sides are :data:`SOUTH` (0) and :data:`NORTH` (1); seats :data:`BLUE` (0)
+    and :data:`WHITE` (1).
+
+    Attributes:
+        travellers: per side (South, North), the bitboard of its travellers on the field, on foot or
+            mounted.
+        mounted: the bitboard of the mounted travellers of either side (a subset of the travellers).
+        horses: the bitboard of the free horses (a rider's horse is not in it).
+        held: the square of the free horse held by the side that moved last, which the side to move may
+            not use this turn, or -1.
+        stable_horses: per side, the horses in its stable, not yet called up.
+        stable_travellers: per side, the travellers in its stable (shooed off), not yet returned.
+        pasture: per side, the horses it retired to its pasture, gone for good.
+        side: the side to move (or that moves once the opening is over).
+        phase: ``"toss"`` (the coin toss to come), ``"choice"`` (the toss winner chooses the first move
+            or the odd horse) or ``"play"`` (also once the game is over).
+        chooser: the seat that won the toss, during the choice; :data:`BLUE` otherwise.
+        south: the seat that plays South (:data:`BLUE` until the opening decides).
+        shoo: the square of the side to move's traveller that must answer a declared shoo, or -1.
+        hush: what a HUSH of the opponent's last move needs, or ``None`` when the side to move may not
+            HUSH.
+        barred: the side to move's moves already hushed this turn, each without its shoo declaration
+            (empty while a HUSH is open: those are :attr:`HushContext.barred`).
+        turns: turns completed: moves that stand (no toss, choice, hushed move or hush); the length cap
+            counts them.
+        ply: moves played, the toss, the choice, hushed moves and hushes included.
+        passes: passes in a row (0, 1, or 2 once the game is drawn by them).
+        end: ``None`` while the game goes on, else why it ended: ``"win"``, ``"passes"`` (two passes),
+            ``"cap"`` (the length cap) or ``"repetition"`` (the third repetition).
+        winner: the side that won, or ``None`` (going on, or drawn).
+    """
+
+    travellers: tuple[int, int]
+    mounted: int
+    horses: int
+    held: int
+    stable_horses: tuple[int, int]
+    stable_travellers: tuple[int, int]
+    pasture: tuple[int, int]
+    side: int
+    phase: str
+    chooser: int
+    south: int
+    shoo: int
+    hush: HushContext | None
+    barred: frozenset[ShooMove]
+    turns: int
+    ply: int
+    passes: int
+    end: str | None
+    winner: int | None
+
+    def repetition_key(self) -> ShooRepetitionKey:
+        """The position's key for the third-repetition draw."""
+        return ShooRepetitionKey(
+            self.travellers,
+            self.mounted,
+            self.horses,
+            self.held,
+            self.stable_horses,
+            self.stable_travellers,
+            self.pasture,
+            self.shoo,
+            self.side,
+        )
+
+    def piece_at(self, square: int) -> str:
+        """What stands on ``square``, as in the position text.
+
+        ``.`` empty, ``s``/``n`` a foot traveller, ``S``/``N`` mounted, ``h`` a free horse, ``H`` held.
+        """
+        return _piece_letter(self.travellers, self.mounted, self.horses, self.held, square)
+
+
+def _piece_letter(travellers: tuple[int, int], mounted: int, horses: int, held: int, square: int) -> str:
+    """The letter of what stands on ``square`` in the position text (``.`` when empty)."""
+    bit = 1 << square
+    for side, letter in ((SOUTH, "s"), (NORTH, "n")):
+        if travellers[side] & bit:
+            return letter.upper() if mounted & bit else letter
+    if horses & bit:
+        return "H" if square == held else "h"
+    return "."
 
 
 class _History(NamedTuple):
     """A standing position in the chain of earlier ones, for the repetition draw."""
 
-    key: Hashable
+    key: ShooRepetitionKey
     epoch: tuple[int, int, int, int]  # stable horses and pastures: once changed, no earlier position recurs
     parent: _History | None
+
+
+def _end_of(
+    travellers: tuple[int, int], mounted: int, side: int, passes: int, turns: int, max_turns: int
+) -> tuple[str | None, int | None]:
+    """How a position in play ends by itself (a win, the mover checked first; two passes; the cap)."""
+    for winner in (side ^ 1, side):
+        home = HOME_MASKS[winner]
+        if travellers[winner] & ~mounted & home == home:
+            return "win", winner
+    if passes >= 2:
+        return "passes", None
+    if turns >= max_turns:
+        return "cap", None
+    return None, None
 
 
 class ShooState(State[ShooMove]):
@@ -466,13 +687,15 @@ class ShooState(State[ShooMove]):
         chooser: int = BLUE,
         south: int = BLUE,
         shoo: int = -1,
-        hush: _HushContext | None = None,
+        hush: HushContext | None = None,
         barred: frozenset[ShooMove] = frozenset(),
         moves: int = 0,
         ply: int = 0,
         passes: int = 0,
         end: str | None = None,
-        history: _History | None = None,
+        winner: int | None = None,
+        judge: bool = True,
+        node: _History | None = None,
         parent: _History | None = None,
     ) -> None:
         self._game = game
@@ -494,12 +717,13 @@ class ShooState(State[ShooMove]):
         self._ply = ply
         self._passes = passes
         self._legal: tuple[ShooMove, ...] | None = None
-        self._winner: int | None = None
+        self._winner = winner
         self._end = end
-        if phase == _PLAY and end is None:
-            self._end = self._find_end()
-        # A position restored by a HUSH keeps its own node; any other adds itself after `parent`.
-        self._history = history if history is not None else self._record_history(parent)
+        if judge and phase == _PLAY and end is None:
+            self._end, self._winner = _end_of(travellers, mounted, side, passes, moves, game.max_turns)
+        # A position restored by a HUSH keeps its own node; any other adds itself after `parent`, and
+        # (judging) ends the game at its third occurrence.
+        self._history = node if node is not None else self._record_history(parent, judge)
 
     def __getstate__(self) -> dict[str, object]:
         """The fields for :mod:`pickle`, with the chain of earlier positions as a flat list.
@@ -531,6 +755,48 @@ class ShooState(State[ShooMove]):
     def game(self) -> ShooGame:
         """The game and its settings."""
         return self._game
+
+    @property
+    def position(self) -> ShooPosition:
+        """The position as one value; :meth:`ShooGame.state_from_position` makes a state of it again."""
+        return ShooPosition(
+            travellers=self._travellers,
+            mounted=self._mounted,
+            horses=self._horses,
+            held=self._held,
+            stable_horses=self._stable_horses,
+            stable_travellers=self._stable_travellers,
+            pasture=self._pasture,
+            side=self._side,
+            phase=_PHASE_NAMES[self._phase],
+            chooser=self._chooser,
+            south=self._south,
+            shoo=self._shoo,
+            hush=self._hush,
+            barred=self._barred,
+            turns=self._moves,
+            ply=self._ply,
+            passes=self._passes,
+            end=self._end,
+            winner=self._winner,
+        )
+
+    @property
+    def history(self) -> tuple[ShooRepetitionKey, ...]:
+        """The earlier standing positions the third-repetition draw still looks at, oldest first.
+
+        Their repetition keys, since the stable horses or pastures last changed (no position before that
+        can come back); the position's own key is not among them. A position counts as repeated a third
+        time when its key is twice among these. :meth:`ShooGame.state_from_position` takes them back.
+        """
+        epoch = self._epoch()
+        keys = []
+        node = self._history.parent
+        while node is not None and node.epoch == epoch:
+            keys.append(node.key)
+            node = node.parent
+        keys.reverse()
+        return tuple(keys)
 
     @property
     def ply(self) -> int:
@@ -581,13 +847,7 @@ class ShooState(State[ShooMove]):
 
         ``.`` empty, ``s``/``n`` a foot traveller, ``S``/``N`` mounted, ``h`` a free horse, ``H`` held.
         """
-        bit = 1 << square
-        for side, letter in ((SOUTH, "s"), (NORTH, "n")):
-            if self._travellers[side] & bit:
-                return letter.upper() if self._mounted & bit else letter
-        if self._horses & bit:
-            return "H" if square == self._held else "h"
-        return "."
+        return _piece_letter(self._travellers, self._mounted, self._horses, self._held, square)
 
     @property
     def held(self) -> int:
@@ -627,20 +887,8 @@ class ShooState(State[ShooMove]):
         """
         return self._hush.barred if self._hush is not None else self._barred
 
-    def _find_end(self) -> str | None:
-        for side in (self._side ^ 1, self._side):
-            home = HOME_MASKS[side]
-            if self._travellers[side] & ~self._mounted & home == home:
-                self._winner = side
-                return "win"
-        if self._passes >= 2:
-            return "passes"
-        if self._moves >= self._game.max_turns:
-            return "cap"
-        return None
-
-    def _repetition_key(self) -> Hashable:
-        return (
+    def _repetition_key(self) -> ShooRepetitionKey:
+        return ShooRepetitionKey(
             self._travellers,
             self._mounted,
             self._horses,
@@ -655,12 +903,12 @@ class ShooState(State[ShooMove]):
     def _epoch(self) -> tuple[int, int, int, int]:
         return (*self._stable_horses, *self._pasture)
 
-    def _record_history(self, parent: _History | None) -> _History:
-        """Add this standing position to the chain and end the game at its third occurrence."""
+    def _record_history(self, parent: _History | None, judge: bool) -> _History:
+        """Add this standing position to the chain; judging, end the game at its third occurrence."""
         key = self._repetition_key()
         epoch = self._epoch()
         node = _History(key, epoch, parent)
-        if self._end is None and self._phase == _PLAY:
+        if judge and self._end is None and self._phase == _PLAY:
             seen = 0
             earlier = parent
             while earlier is not None and earlier.epoch == epoch:
@@ -716,25 +964,30 @@ class ShooState(State[ShooMove]):
         """
         if self._end is not None or self._phase != _PLAY:
             return self.returns()
+        weights = EVALUATION_WEIGHTS
         mounted = self._mounted
         pending = 1 << self._shoo if self._shoo >= 0 else 0  # a shooed traveller is as good as gone
         cost = [0.0, 0.0]
         for side in (SOUTH, NORTH):
             distance = _HOME_DISTANCE[side]
             travellers = self._travellers[side]
-            total = 9.0 * self._stable_travellers[side]
+            total = weights.stabled * self._stable_travellers[side]
             home = HOME_MASKS[side]
             blockers = (self._travellers[side ^ 1] & home & ~pending).bit_count()
             if blockers:
-                total += 0.5 * blockers * (travellers & ~mounted & home).bit_count()
+                total += weights.blocker * blockers * (travellers & ~mounted & home).bit_count()
             for square in _bits(travellers & mounted):
-                total += 2 + (distance[square] + 2) // 3 if distance[square] else 4
+                away = distance[square]
+                if away:
+                    total += weights.rider + math.ceil(away / weights.rider_slide)
+                else:
+                    total += weights.rider_at_home
             if travellers & home == home and travellers & mounted & home:
-                total += _STUCK  # a full home area with a rider in it can never be won: nobody can leave
+                total += weights.stuck  # a full home area with a rider in it can never be won
             for square in _bits(travellers & ~mounted):
                 total += distance[square]
             cost[side] = total
-        value = 0.95 * math.tanh((cost[NORTH] - cost[SOUTH]) / 12)
+        value = weights.cap * math.tanh((cost[NORTH] - cost[SOUTH]) / weights.scale)
         return (value, -value) if self._south == BLUE else (-value, value)
 
     def key(self) -> Hashable:
@@ -888,13 +1141,13 @@ class ShooState(State[ShooMove]):
                 travellers[me] |= 1 << to
             else:
                 stable_travellers[me] += 1
-        hush: _HushContext | None = None
+        hush: HushContext | None = None
         if (
             kind in (STEP, DISMOUNT, RETURN)
             and game.hush_mode not in ("off", "automatic")
             and _shooable(to, me, travellers[you])
         ):
-            hush = _HushContext(move.base(), self._held, self._passes, self._barred)
+            hush = HushContext(move.base(), self._held, self._passes, self._barred)
         return ShooState(
             game,
             travellers=(travellers[0], travellers[1]),
@@ -954,7 +1207,7 @@ class ShooState(State[ShooMove]):
                 barred=context.barred | {hushed},
                 moves=self._moves - 1,
                 passes=context.passes_before,
-                history=parent,
+                node=parent,
                 **common,  # type: ignore[arg-type]
             )
         if self._game.hush_mode == "shoo-off" and hushed.kind != RETURN:
@@ -978,64 +1231,13 @@ class ShooState(State[ShooMove]):
 
     # --- Text ------------------------------------------------------------------------------------------
 
-    def _default_ply(self) -> int:
-        return _default_ply(self._game, self._phase, self._moves)
-
     def to_text(self) -> str:
-        """The position text (format in ``docs/games/shoo.md``).
+        """The position text (format in ``docs/games/shoo.md``), written from :attr:`position`.
 
         Board, side, stable horses, stabled travellers, pastures and standing moves, then ``name=value``
         fields for whatever is not at its usual value.
         """
-        ranks = []
-        for rank in range(SIZE - 1, -1, -1):
-            row = ""
-            gap = 0
-            for file in range(SIZE):
-                piece = self.piece_at(file + SIZE * rank)
-                if piece == ".":
-                    gap += 1
-                    continue
-                if gap:
-                    row += str(gap)
-                    gap = 0
-                row += piece
-            ranks.append(row + (str(gap) if gap else ""))
-        if self._phase == _TOSS:
-            side = "toss"
-        elif self._phase == _CHOICE:
-            side = f"choice-{SEAT_NAMES[self._chooser].lower()}"
-        else:
-            side = "sn"[self._side]
-        fields = [
-            "/".join(ranks),
-            side,
-            "{}/{}".format(*self._stable_horses),
-            "{}/{}".format(*self._stable_travellers),
-            "{}/{}".format(*self._pasture),
-            str(self._moves),
-        ]
-        if self._south != BLUE:
-            fields.append("south=white")
-        if self._shoo >= 0:
-            fields.append(f"shoo={square_name(self._shoo)}")
-        barred = self._barred
-        if self._hush is not None:
-            fields.append(f"hush={_base_text(self._hush.move)}")
-            if self._hush.held_before >= 0:
-                fields.append(f"held-before={square_name(self._hush.held_before)}")
-            if self._hush.passes_before:
-                fields.append(f"passes-before={self._hush.passes_before}")
-            barred = self._hush.barred
-        if barred:
-            fields.append("barred=" + ",".join(sorted(_base_text(move) for move in barred)))
-        if self._passes:
-            fields.append(f"passes={self._passes}")
-        if self._end == "repetition":
-            fields.append("end=repetition")
-        if self._ply != self._default_ply():
-            fields.append(f"ply={self._ply}")
-        return " ".join(fields)
+        return _position_text(self._game, self.position)
 
     def move_to_text(self, move: ShooMove) -> str:
         """The move in the notation of the module docstring, such as ``d4xe5@d5-g7 shoo h7``."""
@@ -1368,6 +1570,60 @@ def _default_ply(game: ShooGame, phase: int, moves: int) -> int:
     if phase == _CHOICE:
         return 1
     return moves + (2 if game.has_chance else 0)
+
+
+def _position_text(game: ShooGame, position: ShooPosition) -> str:
+    """The position text of ``position`` (see :meth:`ShooState.to_text`)."""
+    ranks = []
+    for rank in range(SIZE - 1, -1, -1):
+        row = ""
+        gap = 0
+        for file in range(SIZE):
+            piece = position.piece_at(file + SIZE * rank)
+            if piece == ".":
+                gap += 1
+                continue
+            if gap:
+                row += str(gap)
+                gap = 0
+            row += piece
+        ranks.append(row + (str(gap) if gap else ""))
+    if position.phase == "toss":
+        side = "toss"
+    elif position.phase == "choice":
+        side = f"choice-{SEAT_NAMES[position.chooser].lower()}"
+    else:
+        side = "sn"[position.side]
+    fields = [
+        "/".join(ranks),
+        side,
+        "{}/{}".format(*position.stable_horses),
+        "{}/{}".format(*position.stable_travellers),
+        "{}/{}".format(*position.pasture),
+        str(position.turns),
+    ]
+    if position.south != BLUE:
+        fields.append("south=white")
+    if position.shoo >= 0:
+        fields.append(f"shoo={square_name(position.shoo)}")
+    barred = position.barred
+    hush = position.hush
+    if hush is not None:
+        fields.append(f"hush={_base_text(hush.move)}")
+        if hush.held_before >= 0:
+            fields.append(f"held-before={square_name(hush.held_before)}")
+        if hush.passes_before:
+            fields.append(f"passes-before={hush.passes_before}")
+        barred = hush.barred
+    if barred:
+        fields.append("barred=" + ",".join(sorted(_base_text(move) for move in barred)))
+    if position.passes:
+        fields.append(f"passes={position.passes}")
+    if position.end == "repetition":
+        fields.append("end=repetition")
+    if position.ply != _default_ply(game, _PHASE_NAMES.index(position.phase), position.turns):
+        fields.append(f"ply={position.ply}")
+    return " ".join(fields)
 
 
 class _DesignersGenerator:
@@ -1706,8 +1962,11 @@ def _read_base_move(text: str, what: str) -> ShooMove:
     return ShooMove(kind, parse_square(match.group(1)), to=parse_square(match.group(3)))
 
 
-def _read_position(game: ShooGame, text: str) -> ShooState:
-    """Read position text (format in ``docs/games/shoo.md``); see :meth:`ShooGame.state_from_text`."""
+def _read_position(game: ShooGame, text: str) -> ShooPosition:
+    """Read position text (format in ``docs/games/shoo.md``) into a position, its end judged.
+
+    See :meth:`ShooGame.state_from_text`.
+    """
     fields = text.split()
     if len(fields) < 6:
         raise NotationError(
@@ -1775,7 +2034,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
                 f"shoo={extra['shoo']} must name a traveller on foot of the side to move, "
                 "outside its home area"
             )
-    hush: _HushContext | None = None
+    hush: HushContext | None = None
     barred: frozenset[ShooMove] = frozenset()
     if "barred" in extra:
         barred = frozenset(_read_base_move(part, "each barred move") for part in extra["barred"].split(","))
@@ -1810,7 +2069,7 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
         passes_before = {"0": 0, "1": 1}.get(extra.get("passes-before", "0"), -1)
         if passes_before not in (0, 1):
             raise NotationError(f"passes-before must be 0 or 1, got {extra.get('passes-before')!r}")
-        hush = _HushContext(hushed, held_before, passes_before, barred)
+        hush = HushContext(hushed, held_before, passes_before, barred)
         barred = frozenset()
     elif "held-before" in extra or "passes-before" in extra:
         raise NotationError("held-before and passes-before belong only with hush=")
@@ -1829,8 +2088,10 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
     ply = _default_ply(game, phase, moves)
     if "ply" in extra:
         ply = read_number(extra["ply"], "ply")
-    return ShooState(
-        game,
+    winner = None
+    if end is None and phase == _PLAY:
+        end, winner = _end_of((travellers[0], travellers[1]), mounted, side, passes, moves, game.max_turns)
+    return ShooPosition(
         travellers=(travellers[0], travellers[1]),
         mounted=mounted,
         horses=horses,
@@ -1839,14 +2100,15 @@ def _read_position(game: ShooGame, text: str) -> ShooState:
         stable_travellers=stable_travellers,
         pasture=pasture,
         side=side,
-        phase=phase,
+        phase=_PHASE_NAMES[phase],
         chooser=chooser,
         south=south,
         shoo=shoo,
         hush=hush,
         barred=barred,
-        moves=moves,
+        turns=moves,
         ply=ply,
         passes=passes,
         end=end,
+        winner=winner,
     )

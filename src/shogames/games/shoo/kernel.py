@@ -1,12 +1,13 @@
 """The Shoo kernel: the rules of :mod:`shogames.games.shoo` compiled with numba.
 
 A second implementation of the reference's rules (``docs/games/shoo.md``), checked against it move for
-move (``tests/test_kernel_shoo.py``). A state is one int64 array (the board as one entry per square, then
-the counters, the hush context and the moves hushed this turn) followed by the history of standing
+move (``tests/test_kernel_shoo.py``). A state is one int64 array: the board as bitboards (each side's
+travellers, the mounted travellers and the free horses, two words each), then the counters, the hush
+context, the position's Zobrist hash and the moves hushed this turn, followed by the history of standing
 positions since the stables or pastures last changed, which the third-repetition draw needs; a move is
-one int64 code. Layouts are in :mod:`shogames.games.shoo._jit`. The geometry (neighbours, queen rays,
-home areas and the distances to them) is built here from the rules and given to the compiled functions
-as arguments, which is what lets a test build a kernel with a broken rule.
+one int64 code. Layouts are in :mod:`shogames.games.shoo._jit` (and ``docs/kernels.md``); the names a
+caller or test needs are public here (:data:`STATE_SIZE`, :data:`KEY_WORDS`, the field indices, the
+settings' indices in :attr:`ShooKernel.cfg`).
 
 Settings covered: every value of every setting (``ruleset``, ``horses``, ``stable_drop``, ``hush``,
 ``capture_in_home``, ``mount_escape``, ``leave_home``, ``first_player``, ``max_turns``), so every preset.
@@ -16,76 +17,97 @@ The toss is a chance node (each seat 1/2) and the toss winner's choice a decisio
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Final
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch
+from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
+    EVALUATION_WEIGHTS,
+    HushContext,
     ShooGame,
     ShooMove,
     ShooMoveKind,
+    ShooPosition,
+    ShooRepetitionKey,
     ShooState,
-    _History,
-    _HushContext,
 )
 from shogames.games.shoo import _jit as jit
 from shogames.kernels import common
 from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
-SIZE = 9
-"""The field is SIZE x SIZE squares, square ``file + 9 * rank``."""
-DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-"""Queen directions as (file, rank) steps, in the reference's order of slides."""
-HOME_BLOCKS = ((range(0, 3), range(6, 9)), (range(6, 9), range(0, 3)))
-"""Per side (South, North), the files and ranks of its home area, its destination: a7-c9 and g1-i3."""
+STATE_SIZE: Final = jit.SIZE
+"""The length of a state array before its history rows."""
+KEY_WORDS: Final = jit.KEY_WORDS
+"""The words of a history row (a standing position's repetition key)."""
+HIST_WORDS: Final = jit.HIST_WORDS
+"""The words of a history column in the compiled loops (a row, then its hash)."""
+TRAV: Final = jit.TRAV
+"""State array: South's travellers at ``TRAV``, ``TRAV + 1`` (squares 0-62, 63-80), North's at ``+ 2``."""
+MOUNTED: Final = jit.MOUNTED
+"""State array: the mounted travellers (two words)."""
+HORSES: Final = jit.HORSES
+"""State array: the free horses (two words)."""
+END: Final = jit.END
+"""State array: how the game ended (:data:`END_REPETITION` ...; 0 going on)."""
+END_REPETITION: Final = jit.END_REPETITION
+"""The :data:`END` of a game drawn by the third repetition."""
+NHIST: Final = jit.NHIST
+"""State array: the history's rows (columns in the compiled loops)."""
+HBASE: Final = jit.HBASE
+"""State array: the first history row of the current epoch."""
+HASH: Final = jit.HASH
+"""State array: the Zobrist hash of the position's repetition key."""
+NBARRED: Final = jit.NBARRED
+"""State array: how many moves were hushed this turn."""
+BARRED: Final = jit.BARRED
+"""State array: the codes of the moves hushed this turn, from here."""
+C_HUSH: Final = jit.C_HUSH
+"""Settings array (:attr:`ShooKernel.cfg`): the hush mode (a test sets it to break a rule on purpose)."""
+C_SAFETY: Final = jit.C_SAFETY
+"""Settings array: whether a traveller in its home area must stay there."""
+HUSH_AUTOMATIC: Final = jit.HUSH_AUTOMATIC
+"""The :data:`C_HUSH` value of ``hush=automatic``."""
+DEFAULT_ALPHABETA_NODES = 1_000_000
+"""The alpha-beta budget when a search is given neither nodes nor seconds."""
 
 _HUSH_MODES = {"optional": 0, "automatic": 1, "lose-move": 2, "shoo-off": 3, "off": 4}
 _CAPTURE_IN_HOME = {"place-inside": 0, "anywhere": 1, "immune": 2}
 _ENDS: tuple[str | None, ...] = (None, "win", "passes", "cap", "repetition")
+_PHASES = ("play", "toss", "choice")
 _LOW = (1 << 63) - 1
-DEFAULT_ALPHABETA_NODES = 1_000_000
-"""The alpha-beta budget when a search is given neither nodes nor seconds."""
+_NO_RETURNS = np.zeros((0, 2), dtype=np.float64)  # the arguments of the batch a call does not run
+_NO_PLIES = np.zeros(0, dtype=np.int64)
+_NO_RECORD = np.zeros((0, 0), dtype=np.int64)
 
-Geometry = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 
+def restore_history(
+    positions: NDArray[np.int64], path: NDArray[np.int64], depth: int, hist: NDArray[np.int64]
+) -> None:
+    """The MCTS's history restore (:func:`shogames.games.shoo._jit.restore_history`), for tests.
 
-def build_geometry(directions: tuple[tuple[int, int], ...] = DIRECTIONS) -> Geometry:
-    """The neighbour, ray and area tables of the compiled functions.
-
-    Args:
-        directions: the queen directions in slide order (a test passes fewer to break a rule).
+    ``positions`` rows are a state array then a history column; ``hist`` has a column per position.
     """
-    neigh = np.zeros((81, 9), dtype=np.int64)
-    rays = np.zeros((81, 8, 9), dtype=np.int64)
-    areas = np.zeros((4, 81), dtype=np.int64)
-    homes = [{file + SIZE * rank for file in files for rank in ranks} for files, ranks in HOME_BLOCKS]
-    for square in range(81):
-        file, rank = square % SIZE, square // SIZE
-        near = sorted(
-            (file + df) + SIZE * (rank + dr)
-            for df, dr in DIRECTIONS
-            if 0 <= file + df < SIZE and 0 <= rank + dr < SIZE
-        )
-        neigh[square, 0] = len(near)
-        neigh[square, 1 : 1 + len(near)] = near
-        for index, (df, dr) in enumerate(directions):
-            length = 0
-            f, r = file + df, rank + dr
-            while 0 <= f < SIZE and 0 <= r < SIZE:
-                length += 1
-                rays[square, index, length] = f + SIZE * r
-                f, r = f + df, r + dr
-            rays[square, index, 0] = length
-        for side in (0, 1):
-            areas[jit.A_HOME + side, square] = square in homes[side]
-            areas[jit.A_DIST + side, square] = min(
-                max(abs(file - s % SIZE), abs(rank - s // SIZE)) for s in homes[side]
-            )
-    return neigh, rays, areas
+    jit.restore_history(positions, path, depth, hist)
+
+
+def history_column(state_array: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The history column (:data:`HIST_WORDS` words: its row, then its hash) of a state array's position."""
+    column = np.zeros((HIST_WORDS, 1), dtype=np.int64)
+    jit.key_column(np.asarray(state_array[: jit.SIZE], dtype=np.int64), column, 0)
+    return column[:, 0].copy()
+
+
+def push_history(state_array: NDArray[np.int64], hist: NDArray[np.int64], check: bool) -> None:
+    """Push the state's position on the history columns ``hist`` as a move does (for tests).
+
+    With ``check``, a third occurrence in the epoch ends the game by repetition (``END``).
+    """
+    jit.record(state_array, hist, check)
 
 
 def config(game: ShooGame) -> NDArray[np.int64]:
@@ -101,56 +123,66 @@ def config(game: ShooGame) -> NDArray[np.int64]:
     return cfg
 
 
-def _row_of_key(key: Any) -> list[int]:
+def _words(bits: int) -> tuple[int, int]:
+    """A bitboard's two words: squares 0-62, then 63-80."""
+    return bits & _LOW, bits >> 63
+
+
+def _row_of_key(key: ShooRepetitionKey) -> list[int]:
     """A history row (``_jit``'s layout) of the reference's repetition key."""
-    travellers, mounted, horses, held, stable_horses, stable_travellers, pasture, shoo, side = key
-    words = []
-    for bits in (travellers[0], travellers[1], mounted, horses):
-        words += [bits & _LOW, bits >> 63]
+    words: list[int] = []
+    for bits in (key.travellers[0], key.travellers[1], key.mounted, key.horses):
+        words += _words(bits)
     words.append(
-        (held + 1) | (shoo + 1) << 8 | side << 16 | stable_travellers[0] << 20 | stable_travellers[1] << 24
+        (key.held + 1)
+        | (key.shoo + 1) << 8
+        | key.side << 16
+        | key.stable_travellers[0] << 20
+        | key.stable_travellers[1] << 24
     )
-    words.append(stable_horses[0] | stable_horses[1] << 4 | pasture[0] << 8 | pasture[1] << 12)
+    horses, pasture = key.stable_horses, key.pasture
+    words.append(horses[0] | horses[1] << 4 | pasture[0] << 8 | pasture[1] << 12)
     return words
 
 
-def _key_of_row(row: NDArray[np.int64]) -> tuple[Any, tuple[int, int, int, int]]:
-    """The reference's repetition key and epoch of a history row."""
-    w = [int(v) for v in row]
+def _key_of_row(row: NDArray[np.int64]) -> ShooRepetitionKey:
+    """The reference's repetition key of a history row (or column)."""
+    w = [int(v) for v in row[:KEY_WORDS]]
     packed, epoch = w[8], w[9]
-    stable_horses = (epoch & 15, (epoch >> 4) & 15)
-    pasture = ((epoch >> 8) & 15, (epoch >> 12) & 15)
-    key = (
-        (w[0] | w[1] << 63, w[2] | w[3] << 63),
-        w[4] | w[5] << 63,
-        w[6] | w[7] << 63,
-        (packed & 255) - 1,
-        stable_horses,
-        ((packed >> 20) & 15, (packed >> 24) & 15),
-        pasture,
-        ((packed >> 8) & 255) - 1,
-        (packed >> 16) & 15,
+    return ShooRepetitionKey(
+        travellers=(w[0] | w[1] << 63, w[2] | w[3] << 63),
+        mounted=w[4] | w[5] << 63,
+        horses=w[6] | w[7] << 63,
+        held=(packed & 255) - 1,
+        stable_horses=(epoch & 15, (epoch >> 4) & 15),
+        stable_travellers=((packed >> 20) & 15, (packed >> 24) & 15),
+        pasture=((epoch >> 8) & 15, (epoch >> 12) & 15),
+        shoo=((packed >> 8) & 255) - 1,
+        side=(packed >> 16) & 15,
     )
-    return key, (*stable_horses, *pasture)
 
 
 class ShooKernel(Kernel[ShooState, ShooMove]):
-    """The compiled Shoo rules for one game's settings (random playouts, perft, the rules).
+    """The compiled Shoo rules for one game's settings (random playouts, perft, the rules, searches).
 
     Args:
         game: a :class:`~shogames.games.shoo.ShooGame`.
-        geometry: the neighbour, ray and area tables (:func:`build_geometry`); the rules' by default.
+
+    Attributes:
+        cfg: the settings as the compiled functions read them (indices :data:`C_HUSH` ...).
+        weights: the evaluation's weights (:data:`shogames.games.shoo.EVALUATION_WEIGHTS`, in order).
     """
 
-    def __init__(self, game: Game[Any], *, geometry: Geometry | None = None) -> None:
+    def __init__(self, game: Game[Any]) -> None:
         super().__init__(game)
         if not isinstance(game, ShooGame):
             raise ValueError("the Shoo kernel needs a Shoo game")
         self.shoo = game
         self.cfg = config(game)
-        self.neigh, self.rays, self.areas = build_geometry() if geometry is None else geometry
+        self.weights = np.array(EVALUATION_WEIGHTS, dtype=np.float64)
         self._moves = np.empty(jit.MAX_MOVES, dtype=np.int64)
-        self._last: tuple[ShooState, NDArray[np.int64]] | None = None
+        self._units = np.empty((jit.MAX_UNITS, jit.UNIT_WORDS), dtype=np.int64)
+        self._last: tuple[ShooState, NDArray[np.int64], NDArray[np.int64]] | None = None
 
     # --- Conversions ---------------------------------------------------------------------------------
 
@@ -159,125 +191,101 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
             raise TypeError(f"the Shoo kernel takes Shoo states, got {type(state).__name__}")
         return state
 
-    def _encoded(self, state: State[Any]) -> NDArray[np.int64]:
-        """The state's array, kept for the last state asked (the checks ask about one state many times)."""
+    def _encoded(self, state: State[Any]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The state's array and its history columns (with hashes), kept for the last state asked.
+
+        The checks ask about one state many times.
+        """
         s = self._check(state)
         if self._last is not None and self._last[0] is s:
-            return self._last[1]
+            return self._last[1], self._last[2]
+        position = s.position
         st = np.zeros(jit.SIZE, dtype=np.int64)
-        south, north = s._travellers
-        for square in range(81):
-            bit = 1 << square
-            if south & bit:
-                st[square] = jit.RIDER if s._mounted & bit else jit.FOOT
-            elif north & bit:
-                st[square] = jit.RIDER + 1 if s._mounted & bit else jit.FOOT + 1
-            elif s._horses & bit:
-                st[square] = jit.HORSE
-        phase = {"play": jit.PLAY, "toss": jit.TOSS_PHASE, "choice": jit.CHOICE_PHASE}[s.phase]
-        st[jit.SIDE] = s._side
-        st[jit.PHASE] = phase
-        st[jit.CHOOSER] = s._chooser
-        st[jit.SOUTH] = s._south
-        st[jit.HELD] = s._held
-        st[jit.SHOO] = s._shoo
-        st[jit.SH0], st[jit.SH1] = s._stable_horses
-        st[jit.ST0], st[jit.ST1] = s._stable_travellers
-        st[jit.PA0], st[jit.PA1] = s._pasture
-        st[jit.MOVES] = s._moves
-        st[jit.PLY] = s._ply
-        st[jit.PASSES] = s._passes
-        st[jit.END] = _ENDS.index(s._end)
-        st[jit.WINNER] = -1 if s._winner is None else s._winner
-        barred = s._barred
+        for index, bits in enumerate(
+            (position.travellers[0], position.travellers[1], position.mounted, position.horses)
+        ):
+            st[2 * index], st[2 * index + 1] = _words(bits)
+        st[jit.SIDE] = position.side
+        st[jit.PHASE] = _PHASES.index(position.phase)
+        st[jit.CHOOSER] = position.chooser
+        st[jit.SOUTH] = position.south
+        st[jit.HELD] = position.held
+        st[jit.SHOO] = position.shoo
+        st[jit.SH0], st[jit.SH1] = position.stable_horses
+        st[jit.ST0], st[jit.ST1] = position.stable_travellers
+        st[jit.PA0], st[jit.PA1] = position.pasture
+        st[jit.MOVES] = position.turns
+        st[jit.PLY] = position.ply
+        st[jit.PASSES] = position.passes
+        st[jit.END] = _ENDS.index(position.end)
+        st[jit.WINNER] = -1 if position.winner is None else position.winner
+        barred = position.barred
         st[jit.HELD_BEFORE] = -1
-        if s._hush is not None:
-            st[jit.HUSH] = self.encode_move(s._hush.move)
-            st[jit.HELD_BEFORE] = s._hush.held_before
-            st[jit.PASSES_BEFORE] = s._hush.passes_before
-            barred = s._hush.barred
+        if position.hush is not None:
+            st[jit.HUSH] = self.encode_move(position.hush.move)
+            st[jit.HELD_BEFORE] = position.hush.held_before
+            st[jit.PASSES_BEFORE] = position.hush.passes_before
+            barred = position.hush.barred
         codes = sorted(self.encode_move(move) for move in barred)
         st[jit.NBARRED] = len(codes)
         st[jit.BARRED : jit.BARRED + len(codes)] = codes
-        rows = []
-        epoch = s._epoch()
-        node: _History | None = s._history
-        while node is not None and node.epoch == epoch:
-            rows.append(_row_of_key(node.key))
-            node = node.parent
-        rows.reverse()
-        st[jit.NHIST] = len(rows)
+        rows = np.array(
+            [_row_of_key(key) for key in (*s.history, position.repetition_key())], dtype=np.int64
+        ).reshape(-1, KEY_WORDS)
+        st[jit.NHIST] = rows.shape[0]
         st[jit.HBASE] = 0
-        array = np.concatenate([st, np.array(rows, dtype=np.int64).reshape(-1)])
-        self._last = (s, array)
-        return array
+        jit.rehash(st)
+        hist = np.empty((HIST_WORDS, rows.shape[0]), dtype=np.int64)
+        jit.load_history(rows, hist)
+        array = np.concatenate([st, rows.reshape(-1)])
+        self._last = (s, array, hist)
+        return array, hist
 
     def encode(self, state: State[Any]) -> NDArray[np.int64]:
         """The state array, then the current epoch's history rows (layout in :mod:`._jit`)."""
-        return self._encoded(state).copy()
+        return self._encoded(state)[0].copy()
 
     def decode(self, array: NDArray[Any]) -> ShooState:
         """The reference state of a state array (its history rebuilt from the rows)."""
         st = np.asarray(array, dtype=np.int64)
-        rows = st[jit.SIZE :].reshape(-1, jit.KEY_WORDS)[: int(st[jit.NHIST])]
-        return self._decode(st[: jit.SIZE], rows, None, 0)
+        rows = st[jit.SIZE :].reshape(-1, KEY_WORDS)[: int(st[jit.NHIST])]
+        return self._decode(st[: jit.SIZE], [_key_of_row(row) for row in rows[int(st[jit.HBASE]) :]])
 
-    def _decode(
-        self, st: NDArray[np.int64], rows: NDArray[np.int64], parent: _History | None, first: int
-    ) -> ShooState:
-        """The reference state of ``st`` whose history is ``parent`` then ``rows[first:]``."""
+    def _decode(self, st: NDArray[np.int64], keys: list[ShooRepetitionKey]) -> ShooState:
+        """The reference state of ``st`` whose history rows (of the current epoch) have the ``keys``.
+
+        The last key is the position's own; the kernel's judgement of the end is kept.
+        """
         v = [int(x) for x in st]
-        travellers = [0, 0]
-        mounted = horses = 0
-        for square in range(81):
-            piece = v[square]
-            if piece == jit.EMPTY:
-                continue
-            bit = 1 << square
-            if piece == jit.HORSE:
-                horses |= bit
-            else:
-                travellers[(piece - 1) % 2] |= bit
-                if piece >= jit.RIDER:
-                    mounted |= bit
-        node = parent
-        for row in rows[first:]:
-            key, epoch = _key_of_row(row)
-            node = _History(key, epoch, node)
+        bits = [v[2 * index] | v[2 * index + 1] << 63 for index in range(4)]
         barred = frozenset(self.decode_move(code) for code in v[jit.BARRED : jit.BARRED + v[jit.NBARRED]])
         hush = None
         if v[jit.HUSH]:
-            hush = _HushContext(
-                self.decode_move(v[jit.HUSH]), v[jit.HELD_BEFORE], v[jit.PASSES_BEFORE], barred
-            )
+            hushed = self.decode_move(v[jit.HUSH])
+            hush = HushContext(hushed, v[jit.HELD_BEFORE], v[jit.PASSES_BEFORE], barred)
             barred = frozenset()
-        end = _ENDS[v[jit.END]]
-        state = ShooState(
-            self.shoo,
-            travellers=(travellers[0], travellers[1]),
-            mounted=mounted,
-            horses=horses,
+        position = ShooPosition(
+            travellers=(bits[0], bits[1]),
+            mounted=bits[2],
+            horses=bits[3],
             held=v[jit.HELD],
             stable_horses=(v[jit.SH0], v[jit.SH1]),
             stable_travellers=(v[jit.ST0], v[jit.ST1]),
             pasture=(v[jit.PA0], v[jit.PA1]),
             side=v[jit.SIDE],
-            phase=v[jit.PHASE],
+            phase=_PHASES[v[jit.PHASE]],
             chooser=v[jit.CHOOSER],
             south=v[jit.SOUTH],
             shoo=v[jit.SHOO],
             hush=hush,
             barred=barred,
-            moves=v[jit.MOVES],
+            turns=v[jit.MOVES],
             ply=v[jit.PLY],
             passes=v[jit.PASSES],
-            end=end,
-            history=node,
+            end=_ENDS[v[jit.END]],
+            winner=None if v[jit.WINNER] < 0 else v[jit.WINNER],
         )
-        # The kernel's judgement of the end, not the reference's (the constructor looks for one itself).
-        state._end = end
-        state._winner = None if v[jit.WINNER] < 0 else v[jit.WINNER]
-        return state
+        return self.shoo.state_from_position(position, keys[:-1])
 
     def encode_move(self, move: ShooMove) -> int:
         """The move's code (layout in :mod:`shogames.games.shoo._jit`)."""
@@ -304,39 +312,74 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
     # --- The rules, one position at a time -----------------------------------------------------------
 
     def _state_and_history(self, state: State[Any], room: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        flat = self._encoded(state)
-        st = flat[: jit.SIZE].copy()
-        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS)
-        hist = np.zeros((rows.shape[0] + room, jit.KEY_WORDS), dtype=np.int64)
-        hist[: rows.shape[0]] = rows
-        return st, hist
+        """A copy of the state's array (no rows) and of its history columns, with room for more."""
+        array, columns = self._encoded(state)
+        hist = np.empty((HIST_WORDS, columns.shape[1] + room), dtype=np.int64)
+        hist[:, : columns.shape[1]] = columns
+        return array[: jit.SIZE].copy(), hist
+
+    def _state(self, state: State[Any]) -> NDArray[np.int64]:
+        return self._encoded(state)[0][: jit.SIZE]
 
     def legal_moves(self, state: State[Any]) -> list[ShooMove]:
         """The legal moves (the toss's outcomes at the toss) in the reference's order."""
-        st = self._encoded(state)[: jit.SIZE]
-        count = jit.legal_moves(st, self.cfg, self.neigh, self.rays, self.areas, self._moves)
+        count = jit.generate(self._state(state), self.cfg, self._moves, self._units, jit.GEN, 0)
         return [self.decode_move(int(code)) for code in self._moves[:count]]
+
+    def count_legal_moves(self, state: State[Any]) -> int:
+        """How many legal moves there are, counted without writing a move (as perft's last level)."""
+        return int(jit.generate(self._state(state), self.cfg, self._moves, self._units, jit.COUNT, 0))
+
+    def legal_move_at(self, state: State[Any], index: int) -> ShooMove:
+        """Legal move number ``index``, found as the random playouts find the move they draw.
+
+        Only the moves of one unit (one traveller's steps, one horse's slides ...) are written.
+
+        Raises:
+            IndexError: there are not that many legal moves.
+        """
+        count = self.count_legal_moves(state)
+        if not 0 <= index < count:
+            raise IndexError(f"legal move {index} of {count}")
+        high = -((-index << 32) // count)  # the least 32 random bits that draw this index
+        code = jit.generate(
+            self._state(state), self.cfg, self._moves, self._units, jit.PICK, np.uint64(high << 32)
+        )
+        return self.decode_move(int(code))
+
+    def play_array(self, array: NDArray[Any], move: ShooMove) -> NDArray[np.int64]:
+        """The state array (with its history rows) after a legal ``move``, played by the compiled code.
+
+        The rows are those of the current epoch, as :meth:`encode` gives them. Its hash (:data:`HASH`)
+        is the one the move kept up to date, not computed afresh as :meth:`encode` does: the two are
+        the same.
+        """
+        st = np.array(array[: jit.SIZE], dtype=np.int64)
+        rows = np.asarray(array[jit.SIZE :], dtype=np.int64).reshape(-1, KEY_WORDS)[: int(st[jit.NHIST])]
+        hist = np.empty((HIST_WORDS, rows.shape[0] + 2), dtype=np.int64)
+        jit.load_history(rows, hist)
+        jit.play(st, self.encode_move(move), self.cfg, hist)
+        first, used = int(st[jit.HBASE]), int(st[jit.NHIST])  # the rows of the epoch, as encode gives
+        st[jit.NHIST], st[jit.HBASE] = used - first, 0
+        return np.concatenate([st, hist[:KEY_WORDS, first:used].T.reshape(-1)])
 
     def play(self, state: State[Any], move: ShooMove) -> ShooState:
         """The state after a legal ``move``; its history is the given state's, changed as the kernel did."""
         s = self._check(state)
         st, hist = self._state_and_history(s, 2)
         before = int(st[jit.NHIST])
-        jit.play(st, self.encode_move(move), self.cfg, self.neigh, self.areas, hist)
+        jit.play(st, self.encode_move(move), self.cfg, hist)
         after = int(st[jit.NHIST])
-        if move.kind in (ShooMoveKind.TOSS, ShooMoveKind.CHOOSE):  # the history starts afresh
-            return self._decode(st, hist[:after], None, int(st[jit.HBASE]))
-        # The rows the move left alone are the given state's history nodes: a move pushes a row, an
-        # optional HUSH pops one, a HUSH that ends the hushed side's turn pops one and pushes one.
+        # The rows the move left alone are the given state's history and own key: a move pushes a row,
+        # an optional HUSH pops one, a HUSH that ends the hushed side's turn pops one and pushes one.
         kept = before if after > before else (after if after < before else before - 1)
-        node: _History | None = s._history
-        for _ in range(before - kept):
-            node = node.parent if node is not None else None
-        return self._decode(st, hist[:after], node, kept)
+        keys = [*s.history, s.position.repetition_key()][:kept]
+        keys += [_key_of_row(hist[:, column]) for column in range(kept, after)]
+        return self._decode(st, keys[int(st[jit.HBASE]) :])
 
     def outcome(self, state: State[Any]) -> tuple[float, ...] | None:
         """``None`` while the game goes on, else both returns."""
-        st = self._encoded(state)[: jit.SIZE]
+        st = self._state(state)
         if st[jit.END] == jit.END_NONE:
             return None
         seat = int(jit.winner_seat(st))
@@ -346,7 +389,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
 
     def evaluate(self, state: State[Any]) -> tuple[float, ...]:
         """The reference's evaluation, computed by the kernel."""
-        value = float(jit.evaluate(self._encoded(state)[: jit.SIZE], self.areas))
+        value = float(jit.evaluate(self._state(state), self.weights))
         return (value, -value)
 
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShooAlphaBeta:
@@ -359,19 +402,41 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
-    def perft(self, state: State[Any], depth: int, *, bulk: bool = True) -> int:
-        """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`."""
+    def perft(self, state: State[Any], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
+        """Leaves at exactly ``depth`` plies, the toss and choice included; see :meth:`Kernel.perft`.
+
+        The work is spread over ``threads`` threads (``None``: every core) by pairs of moves (each root
+        move with each reply); the count never depends on the threads.
+        """
         check_perft_depth(depth)
-        st, hist = self._state_and_history(state, depth + 2)
-        levels = max(depth, 1)
-        moves = np.empty((levels, jit.MAX_MOVES), dtype=np.int64)
-        children = np.empty((levels, jit.SIZE), dtype=np.int64)
-        saved = np.empty((levels, jit.KEY_WORDS), dtype=np.int64)
-        return int(
-            jit.perft(
-                st, hist, depth, bulk, self.cfg, self.neigh, self.rays, self.areas, moves, children, saved
-            )
-        )
+        st = self._state(state)
+        columns = self._encoded(state)[1]
+        if depth == 0:
+            return 1
+        if st[jit.END] != jit.END_NONE:
+            return 0
+        count = int(jit.generate(st, self.cfg, self._moves, self._units, jit.GEN, 0))
+        if depth == 1:
+            return count
+        pairs = []  # each root move with each move after it: the batch's tasks
+        for first in self._moves[:count].copy():
+            child = st.copy()
+            hist = np.empty((HIST_WORDS, columns.shape[1] + 2), dtype=np.int64)
+            hist[:, : columns.shape[1]] = columns
+            jit.play(child, first, self.cfg, hist)
+            if child[jit.END] == jit.END_NONE:
+                replies = int(jit.generate(child, self.cfg, self._moves, self._units, jit.GEN, 0))
+                pairs += [(int(first), int(second)) for second in self._moves[:replies]]
+        if not pairs:
+            return 0
+        roots = np.array(pairs, dtype=np.int64).reshape(-1)  # first, second, first, second ...
+        leaves = np.zeros(min(len(pairs), 64), dtype=np.int64)  # per block
+        with compiled_threads(threads), numba.parallel_chunksize(1):  # a block at a time: they differ
+            jit.run_batch(
+                jit.PERFT, st, columns, len(pairs), np.uint64(0), self.cfg, _NO_RETURNS, _NO_PLIES,
+                _NO_RECORD, 0, roots, depth - 2, bulk, leaves,
+            )  # fmt: skip
+        return int(leaves.sum())
 
     def _playouts(
         self,
@@ -380,35 +445,33 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         start: State[Any] | None,
         record: NDArray[np.int64],
         record_from: int = 0,
+        threads: int | None = None,
     ) -> PlayoutBatch:
         if games < 1:
             raise ValueError(f"random_playouts needs 1 game or more, got {games}")
         first = start if start is not None else self.shoo.new_initial_state()
-        flat = self._encoded(first)
-        st = flat[: jit.SIZE].copy()
-        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        st = self._state(first)
+        columns = self._encoded(first)[1]
         returns = np.zeros((games, 2), dtype=np.float64)
         plies = np.zeros(games, dtype=np.int64)
-        started = time.perf_counter()
-        jit.random_playouts(
-            st,
-            rows,
-            games,
-            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-            self.cfg,
-            self.neigh,
-            self.rays,
-            self.areas,
-            returns,
-            plies,
-            record,
-            record_from,
-        )
-        return PlayoutBatch(returns, plies, time.perf_counter() - started)
+        with compiled_threads(threads), numba.parallel_chunksize(1):  # a block of games at a time
+            started = time.perf_counter()
+            jit.run_batch(
+                jit.PLAYOUTS, st, columns, games, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), self.cfg, returns,
+                plies, record, record_from, _NO_PLIES, 0, False, _NO_PLIES,
+            )  # fmt: skip
+            seconds = time.perf_counter() - started
+        return PlayoutBatch(returns, plies, seconds)
 
-    def random_playouts(self, games: int, *, seed: int = 0, start: State[Any] | None = None) -> PlayoutBatch:
-        """Play ``games`` random games in compiled code (the toss: 1/2 each); see the interface."""
-        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64))
+    def random_playouts(
+        self, games: int, *, seed: int = 0, start: State[Any] | None = None, threads: int | None = None
+    ) -> PlayoutBatch:
+        """Play ``games`` random games in compiled code (the toss: 1/2 each); see the interface.
+
+        The games are spread over ``threads`` threads (``None``: every core); game ``i`` depends only on
+        ``seed`` and ``i``, never on the threads.
+        """
+        return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64), threads=threads)
 
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
@@ -454,13 +517,11 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
     ) -> tuple[int, float]:
         """The compiled search (:func:`shogames.games.shoo._jit.alphabeta`)."""
         kernel = self.kernel
-        flat = kernel._encoded(state)
-        start = flat[: jit.SIZE].copy()
-        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        start, columns = kernel._encoded(state)
         keys, info, values, history, generation = self.tables()
         index, value = jit.alphabeta(
-            start, rows, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg, kernel.neigh, kernel.rays,
-            kernel.areas, keys, info, self._tt_move, values, history, generation, *out,
+            start[: jit.SIZE].copy(), columns, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg,
+            kernel.weights, keys, info, self._tt_move, values, history, generation, *out,
         )  # fmt: skip
         return int(index), float(value)
 
@@ -480,13 +541,13 @@ class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
     def run(self, state: State[Any], codes: NDArray[np.int64], budget: Budget, out: Outputs) -> int:
         """The compiled loop (:func:`shogames.games.shoo._jit.mcts`)."""
         kernel = self.kernel
-        flat = kernel._encoded(state)
-        start = flat[: jit.SIZE].copy()
-        rows = flat[jit.SIZE :].reshape(-1, jit.KEY_WORDS).copy()
+        start, columns = kernel._encoded(state)
         path_length = min(kernel.shoo.max_game_length + 2, common.PATH_LENGTH)
-        rules = (path_length, kernel.cfg, kernel.neigh, kernel.rays, kernel.areas)
-        position = np.zeros(jit.SIZE + jit.KEY_WORDS, dtype=np.int64)
-        return self.call_loop(jit.mcts, (start, rows, codes), budget, rules, position, out)
+        rules = (path_length, kernel.cfg, kernel.weights)
+        position = np.zeros(jit.SIZE + jit.HIST_WORDS, dtype=np.int64)
+        return self.call_loop(
+            jit.mcts, (start[: jit.SIZE].copy(), columns, codes), budget, rules, position, out
+        )
 
 
 def make_kernel(game: Game[Any]) -> ShooKernel | None:
