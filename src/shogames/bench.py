@@ -256,7 +256,9 @@ def bench_kernel(
     """Time the kernel's perft (bulk-counted and leaf by leaf) and its compiled random playouts.
 
     Playouts run in batches (each game seeded from ``seed`` and its number) until ``games`` are played
-    or ``seconds`` have passed, whichever comes first.
+    or ``seconds`` have passed, whichever comes first. Everything runs on one thread, as the reference
+    does, so the ratios compare one core with one core (``benchmarks/openspiel_playouts.py --threads``
+    measures the batches on every core).
     """
     if games is None and seconds is None:
         raise ValueError("bench_kernel needs a number of games, a number of seconds, or both")
@@ -266,7 +268,7 @@ def bench_kernel(
     results = []
     for bulk in (True, False):
         started = time.perf_counter()
-        nodes = kernel.perft(start, depth, bulk=bulk)
+        nodes = kernel.perft(start, depth, bulk=bulk, threads=1)
         results.append(
             PerftResult(game.id, game.settings_text(), depth, nodes, time.perf_counter() - started)
         )
@@ -276,7 +278,7 @@ def bench_kernel(
     round_number = 0
     while True:
         size = batch_size if games is None else min(batch_size, games - played)
-        batch = kernel.random_playouts(size, seed=(seed or 0) + 1_000_003 * round_number)
+        batch = kernel.random_playouts(size, seed=(seed or 0) + 1_000_003 * round_number, threads=1)
         round_number += 1
         played += batch.games
         plies += batch.total_plies

@@ -216,7 +216,7 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
     # --- Whole loops ---------------------------------------------------------------------------------
 
     @abstractmethod
-    def perft(self, state: State[MoveT], depth: int, *, bulk: bool = True) -> int:
+    def perft(self, state: State[MoveT], depth: int, *, bulk: bool = True, threads: int | None = None) -> int:
         """Leaves at exactly ``depth`` moves, as :func:`shogames.core.perft` counts them.
 
         Args:
@@ -224,6 +224,8 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             depth: 0 or more.
             bulk: count the last level's moves without making them (as the reference does); with
                 ``False`` every leaf move is generated and played.
+            threads: how many threads share the work (:func:`compiled_threads`: ``None`` every core,
+                1 one thread); the count does not depend on it.
 
         Raises:
             ValueError: a negative depth.
@@ -231,17 +233,19 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
 
     @abstractmethod
     def random_playouts(
-        self, games: int, *, seed: int = 0, start: State[MoveT] | None = None
+        self, games: int, *, seed: int = 0, start: State[MoveT] | None = None, threads: int | None = None
     ) -> PlayoutBatch:
         """Play ``games`` uniformly random games to the end inside compiled code.
 
         Game ``i`` of a batch depends only on ``seed`` and ``i``, so the first games of a larger batch
-        are the games of a smaller one.
+        are the games of a smaller one, and no game depends on how many threads played the batch.
 
         Args:
             games: how many games, 1 or more.
             seed: the seed of every choice.
             start: the position every game starts from; the initial state by default.
+            threads: how many threads share the games (:func:`compiled_threads`: ``None`` every core,
+                1 one thread).
         """
 
     @abstractmethod
