@@ -1,29 +1,39 @@
 """Random playouts of OpenSpiel's C++ games and of ours, in one run, so that every ratio is measured.
 
-OpenSpiel (``pip install open_spiel``; not a dependency of shogames) plays each game to its end with two
-(or more) uniformly random bots entirely in C++ (``pyspiel.evaluate_bots``): backgammon, shogi, chess and
-Mensch ärgere Dich nicht (``maedn``, with 2, 3 and 4 players). In the same process, each of our games is
-played by its compiled kernel and by the pure-Python reference. Each measure is the median of
-``--repeats`` timed runs of ``--seconds`` each. Without OpenSpiel the script says so and measures only
-ours. Our games run with their default settings, and Sho with 2, 3 and 4 players as well.
+OpenSpiel (``pip install open_spiel``; not a dependency of shogames) plays each game to its end with
+uniformly random bots entirely in C++ (``pyspiel.evaluate_bots``): backgammon, shogi, chess, Chinese
+checkers and Mensch ärgere Dich nicht (``maedn``, with 2, 3 and 4 players). In the same process, each of
+our games is played by its compiled kernel (on one thread) and, unless ``--no-reference``, by the
+pure-Python reference. Each figure is the median of ``--repeats`` runs of ``--seconds`` each.
 
-Games differ in length, so both games/s and plies/s (moves, chance outcomes included) are printed.
-``evaluate_bots`` does not count plies, so an OpenSpiel game's mean length is measured apart (untimed:
-``--length-games`` games played through pyspiel's Python API with uniformly random actions and chance
-outcomes drawn with their probabilities) and its plies/s is games/s times that length. Then the ratios
-the issue and our findings quote are printed, each from figures of this one run.
+**Per CPU-second.** Every run is timed by the process's CPU time (``time.process_time``) as well as the
+wall clock, and the ratios are taken per CPU-second: on a shared machine the wall clock counts the time
+other programs held the core, the CPU time only ours. The kernels run on one thread here (``threads=1``),
+so that one CPU-second is one core's second on both sides.
 
-Usage: python benchmarks/openspiel_playouts.py [--seconds 2] [--repeats 3]
+**Plies.** A ply is one action, chance outcomes included, on both sides. ``evaluate_bots`` plays on the
+state it is given, so each timed OpenSpiel game's length is read from that state's history after the
+timed loop: the plies are those of the games timed, not an estimate from other games.
+
+**Pairings.** Shobu against chess, Shogammon against shogi and backgammon, Shoo against Chinese checkers
+(a race of pieces across a board to the far home, as Shoo's travellers race), Sho with 2, 3 and 4 players
+against Mensch ärgere Dich nicht with as many.
+
+**Threads.** ``--threads`` also times each kernel's batch on every core against one thread (wall clock,
+games/s), the parallel speed-up of the batch loops.
+
+Usage: python benchmarks/openspiel_playouts.py [--seconds 2] [--repeats 3] [--threads] [--no-reference]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import random
+import os
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import shogames
@@ -33,79 +43,11 @@ OPENSPIEL_GAMES: list[tuple[str, str, dict[str, int]]] = [
     ("backgammon", "backgammon", {}),
     ("shogi", "shogi", {}),
     ("chess", "chess", {}),
+    ("Chinese checkers", "chinese_checkers", {}),
     ("Mensch ärgere Dich nicht, 2 players", "maedn", {"players": 2}),
     ("Mensch ärgere Dich nicht, 3 players", "maedn", {"players": 3}),
     ("Mensch ärgere Dich nicht, 4 players", "maedn", {"players": 4}),
 ]
-
-
-def timed_rate(run_batch: Callable[[int], int], seconds: float) -> float:
-    """Games per second: call ``run_batch(round)`` (which returns the games it played) for ``seconds``."""
-    played = 0
-    started = time.perf_counter()
-    round_number = 0
-    while True:
-        played += run_batch(round_number)
-        round_number += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            return played / elapsed
-
-
-def openspiel_game(short_name: str, params: dict[str, int]) -> Any:
-    """The OpenSpiel game, loaded with its parameters."""
-    import pyspiel
-
-    return pyspiel.load_game(short_name, params) if params else pyspiel.load_game(short_name)
-
-
-def openspiel_length(short_name: str, params: dict[str, int], games: int, seed: int) -> float:
-    """The mean plies (chance outcomes included) of ``games`` uniformly random OpenSpiel games (untimed)."""
-    game = openspiel_game(short_name, params)
-    rng = random.Random(seed)
-    plies = 0
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, weights)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            plies += 1
-    return plies / games
-
-
-def openspiel_rate(short_name: str, params: dict[str, int], seconds: float, seed: int) -> float:
-    import pyspiel
-
-    game = openspiel_game(short_name, params)
-    players = game.num_players()
-
-    def batch(round_number: int) -> int:
-        bots = [pyspiel.make_uniform_random_bot(p, seed + 101 * round_number + p) for p in range(players)]
-        for index in range(10):
-            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + 1000 * round_number + index)
-        return 10
-
-    return timed_rate(batch, seconds)
-
-
-def kernel_rate(kernel: Any, seconds: float, seed: int) -> tuple[float, float]:
-    """(games/s, plies/s) of the kernel's compiled random playouts, batches of 200 games."""
-    plies = 0
-
-    def batch(round_number: int) -> int:
-        nonlocal plies
-        result = kernel.random_playouts(200, seed=1000 * seed + round_number)
-        plies += result.total_plies
-        games: int = result.games
-        return games
-
-    started = time.perf_counter()
-    games_per_second = timed_rate(batch, seconds)
-    return games_per_second, plies / (time.perf_counter() - started)
-
 
 OUR_GAMES: list[tuple[str, dict[str, object]]] = [
     ("shobu", {}),
@@ -121,6 +63,7 @@ RATIOS: list[tuple[str, str]] = [
     ("shogames kernel Shobu", "OpenSpiel C++ chess"),
     ("shogames kernel Shogammon", "OpenSpiel C++ shogi"),
     ("shogames kernel Shogammon", "OpenSpiel C++ backgammon"),
+    ("shogames kernel Shoo", "OpenSpiel C++ Chinese checkers"),
     ("shogames kernel Sho, 2 players", "OpenSpiel C++ Mensch ärgere Dich nicht, 2 players"),
     ("shogames kernel Sho, 3 players", "OpenSpiel C++ Mensch ärgere Dich nicht, 3 players"),
     ("shogames kernel Sho, 4 players", "OpenSpiel C++ Mensch ärgere Dich nicht, 4 players"),
@@ -128,54 +71,153 @@ RATIOS: list[tuple[str, str]] = [
 """The pairs (ours, theirs) whose ratios are printed, where both were measured."""
 
 
+@dataclass(frozen=True)
+class Run:
+    """One timed run: games and plies played, wall-clock and CPU seconds."""
+
+    games: int
+    plies: int
+    wall: float
+    cpu: float
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The medians over the repeats of one row."""
+
+    games_per_second: float
+    plies_per_second: float
+    plies_per_cpu_second: float
+    mean_length: float
+
+    @classmethod
+    def of(cls, runs: list[Run]) -> Rates:
+        """Each rate's median over ``runs``."""
+        return cls(
+            statistics.median(run.games / run.wall for run in runs),
+            statistics.median(run.plies / run.wall for run in runs),
+            statistics.median(run.plies / run.cpu for run in runs),
+            sum(run.plies for run in runs) / sum(run.games for run in runs),
+        )
+
+
+def timed(run_batch: Callable[[int], tuple[int, int]], seconds: float) -> Run:
+    """Call ``run_batch(round)`` (returning games and plies played) until ``seconds`` of wall clock pass."""
+    games = plies = round_number = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    while True:
+        batch_games, batch_plies = run_batch(round_number)
+        games += batch_games
+        plies += batch_plies
+        round_number += 1
+        elapsed = time.perf_counter() - wall
+        if elapsed >= seconds:
+            return Run(games, plies, elapsed, time.process_time() - cpu)
+
+
+def openspiel_run(short_name: str, params: dict[str, int], seconds: float, seed: int) -> Run:
+    """One timed run of OpenSpiel's C++ random games, with the plies of the games timed."""
+    import pyspiel
+
+    game = pyspiel.load_game(short_name, params) if params else pyspiel.load_game(short_name)
+    players = game.num_players()
+    finished: list[Any] = []
+
+    def batch(round_number: int) -> tuple[int, int]:
+        bots = [pyspiel.make_uniform_random_bot(p, seed + 101 * round_number + p) for p in range(players)]
+        for index in range(10):
+            state = game.new_initial_state()
+            pyspiel.evaluate_bots(state, bots, seed + 1000 * round_number + index)
+            finished.append(state)  # evaluate_bots plays on this state: its history is the game
+        return 10, 0
+
+    run = timed(batch, seconds)
+    plies = sum(len(state.history()) for state in finished)  # counted after the clock stopped
+    return Run(run.games, plies, run.wall, run.cpu)
+
+
+def kernel_run(kernel: Any, seconds: float, seed: int, threads: int | None = 1) -> Run:
+    """One timed run of the kernel's compiled random playouts, batches of 200 games."""
+
+    def batch(round_number: int) -> tuple[int, int]:
+        result = kernel.random_playouts(200, seed=1000 * seed + round_number, threads=threads)
+        return result.games, result.total_plies
+
+    return timed(batch, seconds)
+
+
+def reference_run(game: Any, seconds: float, seed: int) -> Run:
+    """One timed run of the pure-Python reference's random games."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = bench_playouts(game, seconds=seconds, seed=seed)
+    return Run(result.games, result.plies, time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def label_of(game: Any) -> str:
+    """The row label of one of our games (Sho with its number of players)."""
+    return game.name if game.id != "sho" else f"{game.name}, {len(game.player_names)} players"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--length-games", type=int, default=50, help="untimed OpenSpiel games for the length")
+    parser.add_argument("--no-reference", action="store_true", help="skip the pure-Python reference")
+    parser.add_argument("--threads", action="store_true", help="also time each kernel on every core")
     args = parser.parse_args()
-    print(f"machine: {machine_info().summary()}")
+    print(f"machine: {machine_info().summary()}; load average at start: {os.getloadavg()[0]:.2f}")
     print(f"{args.repeats} repeats of {args.seconds} s each, median shown; all in one process\n")
-    rows: dict[str, tuple[float, float]] = {}  # label: (games/s, plies/s)
+    rows: dict[str, Rates] = {}
     if importlib.util.find_spec("pyspiel") is None:
         print("OpenSpiel is not installed (pip install open_spiel): measuring only our games.\n")
     else:
         for label, short_name, params in OPENSPIEL_GAMES:
-            rates = [openspiel_rate(short_name, params, args.seconds, seed) for seed in range(args.repeats)]
-            length = openspiel_length(short_name, params, args.length_games, seed=1)
-            rate = statistics.median(rates)
-            rows[f"OpenSpiel C++ {label}"] = (rate, rate * length)
+            runs = [openspiel_run(short_name, params, args.seconds, seed) for seed in range(args.repeats)]
+            rows[f"OpenSpiel C++ {label}"] = Rates.of(runs)
+    speedups: dict[str, tuple[float, float]] = {}
     for game_id, settings in OUR_GAMES:
         game: Any = shogames.make(game_id, None, **settings)
-        name = game.name if game_id != "sho" else f"{game.name}, {len(game.player_names)} players"
+        name = label_of(game)
         kernel = game.kernel
         if kernel is not None:
             kernel.warm_up()  # compile or load the cache outside the timed runs
-            pairs = [kernel_rate(kernel, args.seconds, seed) for seed in range(args.repeats)]
-            rows[f"shogames kernel {name}"] = (
-                statistics.median(pair[0] for pair in pairs),
-                statistics.median(pair[1] for pair in pairs),
-            )
-        results = [bench_playouts(game, seconds=args.seconds, seed=seed) for seed in range(args.repeats)]
-        rows[f"shogames reference {name}"] = (
-            statistics.median(result.games_per_second for result in results),
-            statistics.median(result.plies / result.seconds for result in results),
+            runs = [kernel_run(kernel, args.seconds, seed) for seed in range(args.repeats)]
+            rows[f"shogames kernel {name}"] = Rates.of(runs)
+            if args.threads:
+                every = [kernel_run(kernel, args.seconds, seed, None) for seed in range(args.repeats)]
+                one = statistics.median(run.games / run.wall for run in runs)
+                speedups[name] = (one, statistics.median(run.games / run.wall for run in every))
+        if not args.no_reference:
+            runs = [reference_run(game, args.seconds, seed) for seed in range(args.repeats)]
+            rows[f"shogames reference {name}"] = Rates.of(runs)
+    print("| random playouts | games/s | plies/s | plies per CPU-second | plies a game |")
+    print("|---|---:|---:|---:|---:|")
+    for label, rates in rows.items():
+        print(
+            f"| {label} | {rates.games_per_second:,.1f} | {rates.plies_per_second:,.0f} "
+            f"| {rates.plies_per_cpu_second:,.0f} | {rates.mean_length:,.1f} |"
         )
-    print("| random playouts | games/s | plies/s |")
-    print("|---|---:|---:|")
-    for label, (games, plies) in rows.items():
-        print(f"| {label} | {games:,.1f} | {plies:,.0f} |")
-    print("\n| ours / theirs, this run | games/s | plies/s |")
+    print("\n| ours / theirs, this run | plies per CPU-second | plies per wall-clock second |")
     print("|---|---:|---:|")
     for ours, theirs in RATIOS:
         if ours in rows and theirs in rows:
-            games_ratio = rows[ours][0] / rows[theirs][0]
-            plies_ratio = rows[ours][1] / rows[theirs][1]
-            print(f"| {ours} / {theirs} | {games_ratio:.2f} | {plies_ratio:.2f} |")
-    for label in list(rows):
-        if label.startswith("shogames kernel "):
+            cpu_ratio = rows[ours].plies_per_cpu_second / rows[theirs].plies_per_cpu_second
+            wall_ratio = rows[ours].plies_per_second / rows[theirs].plies_per_second
+            print(f"| {ours} / {theirs} | {cpu_ratio:.2f} | {wall_ratio:.2f} |")
+    if not args.no_reference:
+        print("\n| kernel / reference, this run | plies per CPU-second |")
+        print("|---|---:|")
+        for label in list(rows):
             reference = label.replace("kernel", "reference", 1)
-            print(f"| {label} / reference | {rows[label][0] / rows[reference][0]:.0f}x | |")
+            if label.startswith("shogames kernel ") and reference in rows:
+                ratio = rows[label].plies_per_cpu_second / rows[reference].plies_per_cpu_second
+                print(f"| {label} | {ratio:,.0f}x |")
+    if speedups:
+        cores = os.cpu_count()
+        print(f"\n| kernel batch on {cores} cores / one thread | games/s, one | games/s, {cores} | x |")
+        print("|---|---:|---:|---:|")
+        for name, (one_rate, every_rate) in speedups.items():
+            print(f"| {name} | {one_rate:,.0f} | {every_rate:,.0f} | {every_rate / one_rate:.2f} |")
 
 
 if __name__ == "__main__":
