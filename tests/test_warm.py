@@ -85,13 +85,15 @@ for cls in shogames.available_games():
     kernel.decode(kernel.encode(kernel.play(state, move)))
     kernel.outcome(state), kernel.evaluate(state), kernel.legal_moves(state)
     searcher = kernel.alphabeta(seed=0)
-    searcher.search(state, work=300)
-    searcher.search(state, seconds=0.05)
-    searcher.value_of(state, move, depth=1)
-    kernel.mcts(seed=0).search(state, work=50)
-    make_agent("kernel-alphabeta:nodes=300", seed=1).select_move(state)
-    make_agent("kernel-mcts:iterations=30", seed=1).select_move(state)
-    analyse_moves([(state, move)], depth=2, nodes=300, seconds=0.0)
+    if searcher is not None:  # (a kernel may have no searcher of a kind: the toy tic-tac-toe)
+        searcher.search(state, work=300)
+        searcher.search(state, seconds=0.05)
+        searcher.value_of(state, move, depth=1)
+        make_agent("kernel-alphabeta:nodes=300", seed=1).select_move(state)
+        analyse_moves([(state, move)], depth=2, nodes=300, seconds=0.0)
+    if kernel.mcts(seed=0) is not None:
+        kernel.mcts(seed=0).search(state, work=50)
+        make_agent("kernel-mcts:iterations=30", seed=1).select_move(state)
 print(compiled_so_far() - before)
 """
 

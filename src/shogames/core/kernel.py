@@ -302,7 +302,9 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             decision = decision.play_unchecked(rng.choice(decision.legal_moves()))
         for searcher in (self.alphabeta(seed=0, depth=1), self.mcts(seed=0)):
             if searcher is not None and not decision.is_terminal() and decision.to_move != CHANCE:
-                searcher.search(decision, work=10)
+                # With seconds, the search reads the clock, whose object-mode block numba compiles on its
+                # first run in each process (it is never cached): now, not in a player's first timed move.
+                searcher.search(decision, work=10, seconds=60.0)
         return time.perf_counter() - started
 
 
