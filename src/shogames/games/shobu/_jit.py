@@ -36,9 +36,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from shogames.games.shobu import BOARD_WORTH, MATERIAL_SPREAD, VALUE_SCALE
 from shogames.kernels import common
@@ -51,9 +49,11 @@ from shogames.kernels.common import (
     below,
     deadline_after,
     game_stream,
+    lowest_bit,
     mix64,
     out_of_budget,
     pick_next,
+    popcount,
     splitmix,
 )
 
@@ -65,28 +65,6 @@ PASS_CODE = 0
 MAX_MOVES = 1024  # 2 homeboards x 4 stones x 8 directions x 2 distances x 8 aggressive stones
 # What generate() writes: every turn, only the captures, or only the turns that are not captures.
 ALL_TURNS, CAPTURES, QUIET_TURNS = 0, 1, 2
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """The number of set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """The index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
 
 
 # --- The rules ----------------------------------------------------------------------------------------

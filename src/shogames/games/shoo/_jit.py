@@ -73,6 +73,8 @@ from shogames.kernels.common import (
     INF,
     WIN_DISCOUNT,
     below,
+    lowest_bit,
+    popcount,
     splitmix,
 )
 
@@ -239,28 +241,6 @@ Z_COUNTS[:, 0] = 0
 
 
 @intrinsic
-def popcount(typingctx, x):
-    """The number of set bits of an int64 (LLVM's ctpop: one instruction where the CPU has it)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest(typingctx, x):
-    """The index of the lowest set bit of a non-zero int64 (LLVM's cttz)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
-@intrinsic
 def highest(typingctx, x):
     """The index of the highest set bit of a non-zero int64 (63 minus LLVM's ctlz)."""
     sig = types.int64(types.int64)
@@ -350,10 +330,10 @@ def declarations(mask_lo, mask_hi, x_lo, x_hi):
     total = 0
     while x_lo | x_hi:
         if x_lo:
-            t = lowest(x_lo)
+            t = lowest_bit(x_lo)
             x_lo &= x_lo - 1
         else:
-            t = LO_BITS + lowest(x_hi)
+            t = LO_BITS + lowest_bit(x_hi)
             x_hi &= x_hi - 1
         total += popcount(NEIGH[0, t] & mask_lo) + popcount(NEIGH[1, t] & mask_hi)
     return total
@@ -455,10 +435,10 @@ def build_units(st, cfg, units):
         w_hi = theirs_hi
         while w_lo | w_hi:
             if w_lo:
-                t = lowest(w_lo)
+                t = lowest_bit(w_lo)
                 w_lo &= w_lo - 1
             else:
-                t = LO_BITS + lowest(w_hi)
+                t = LO_BITS + lowest_bit(w_hi)
                 w_hi &= w_hi - 1
             twice_lo |= once_lo & NEIGH[0, t]
             twice_hi |= once_hi & NEIGH[1, t]
@@ -477,10 +457,10 @@ def build_units(st, cfg, units):
             w_hi = standing_hi
             while w_lo | w_hi:
                 if w_lo:
-                    t = lowest(w_lo)
+                    t = lowest_bit(w_lo)
                     w_lo &= w_lo - 1
                 else:
-                    t = LO_BITS + lowest(w_hi)
+                    t = LO_BITS + lowest_bit(w_hi)
                     w_hi &= w_hi - 1
                 before = total
                 u, total = add_unit(
@@ -546,10 +526,10 @@ def build_units(st, cfg, units):
     w_hi = foot_hi
     while w_lo | w_hi:
         if w_lo:
-            o = lowest(w_lo)
+            o = lowest_bit(w_lo)
             w_lo &= w_lo - 1
         else:
-            o = LO_BITS + lowest(w_hi)
+            o = LO_BITS + lowest_bit(w_hi)
             w_hi &= w_hi - 1
         a_lo = FIELD_LO
         a_hi = FIELD_HI
@@ -570,10 +550,10 @@ def build_units(st, cfg, units):
     w_hi = foot_hi
     while w_lo | w_hi:
         if w_lo:
-            o = lowest(w_lo)
+            o = lowest_bit(w_lo)
             w_lo &= w_lo - 1
         else:
-            o = LO_BITS + lowest(w_hi)
+            o = LO_BITS + lowest_bit(w_hi)
             w_hi &= w_hi - 1
         if (NEIGH[0, o] & usable_lo) | (NEIGH[1, o] & usable_hi):
             u, total = mount_units(
@@ -588,10 +568,10 @@ def build_units(st, cfg, units):
         w_hi = riders_hi
         while w_lo | w_hi:
             if w_lo:
-                o = lowest(w_lo)
+                o = lowest_bit(w_lo)
                 w_lo &= w_lo - 1
             else:
-                o = LO_BITS + lowest(w_hi)
+                o = LO_BITS + lowest_bit(w_hi)
                 w_hi &= w_hi - 1
             a_lo = FIELD_LO
             a_hi = FIELD_HI
@@ -636,10 +616,10 @@ def build_units(st, cfg, units):
         w_hi &= mine_hi
         while w_lo | w_hi:
             if w_lo:
-                o = lowest(w_lo)
+                o = lowest_bit(w_lo)
                 w_lo &= w_lo - 1
             else:
-                o = LO_BITS + lowest(w_hi)
+                o = LO_BITS + lowest_bit(w_hi)
                 w_hi &= w_hi - 1
             u, total = capture_units(
                 st, cfg, units, u, total, o, me, towers, safety, mine_lo, mine_hi, theirs_lo, theirs_hi,
@@ -690,10 +670,10 @@ def build_units(st, cfg, units):
     w_hi = usable_hi
     while w_lo | w_hi:
         if w_lo:
-            o = lowest(w_lo)
+            o = lowest_bit(w_lo)
             w_lo &= w_lo - 1
         else:
-            o = LO_BITS + lowest(w_hi)
+            o = LO_BITS + lowest_bit(w_hi)
             w_hi &= w_hi - 1
         r_lo, r_hi = reach(o, occ_lo | no_horse_lo, occ_hi | no_horse_hi)
         u, total = add_unit(
@@ -743,10 +723,10 @@ def mount_units(
     w_hi = NEIGH[1, o] & usable_hi
     while w_lo | w_hi:
         if w_lo:
-            horse = lowest(w_lo)
+            horse = lowest_bit(w_lo)
             w_lo &= w_lo - 1
         else:
-            horse = LO_BITS + lowest(w_hi)
+            horse = LO_BITS + lowest_bit(w_hi)
             w_hi &= w_hi - 1
         base = code_of(MOUNT, o, horse, -1, -1)
         if towers:
@@ -791,10 +771,10 @@ def capture_units(
     x_hi = t1_hi & ~NEIGH[1, o]
     while victims_lo | victims_hi:
         if victims_lo:
-            via = lowest(victims_lo)
+            via = lowest_bit(victims_lo)
             victims_lo &= victims_lo - 1
         else:
-            via = LO_BITS + lowest(victims_hi)
+            via = LO_BITS + lowest_bit(victims_hi)
             victims_hi &= victims_hi - 1
         places_lo = NEIGH[0, via] & empty_lo
         places_hi = NEIGH[1, via] & empty_hi
@@ -806,10 +786,10 @@ def capture_units(
                 places_hi &= HOME[you, 1]
         while places_lo | places_hi:
             if places_lo:
-                place = lowest(places_lo)
+                place = lowest_bit(places_lo)
                 places_lo &= places_lo - 1
             else:
-                place = LO_BITS + lowest(places_hi)
+                place = LO_BITS + lowest_bit(places_hi)
                 places_hi &= places_hi - 1
             block_lo = (occ_lo | BIT[0, place]) & ~BIT[0, via]
             block_hi = (occ_hi | BIT[1, place]) & ~BIT[1, via]
@@ -844,10 +824,10 @@ def emit_to(out, n, move, to, x_lo, x_hi, place, pmode):
         d_hi |= BIT[1, place]
     while d_lo | d_hi:
         if d_lo:
-            t = lowest(d_lo)
+            t = lowest_bit(d_lo)
             d_lo &= d_lo - 1
         else:
-            t = LO_BITS + lowest(d_hi)
+            t = LO_BITS + lowest_bit(d_hi)
             d_hi &= d_hi - 1
         out[n] = move | (t + 1) << 32
         n += 1
@@ -875,10 +855,10 @@ def emit_unit(units, u, out, n):
     if start < 0:  # squares in order
         while m_lo | m_hi:
             if m_lo:
-                to = lowest(m_lo)
+                to = lowest_bit(m_lo)
                 m_lo &= m_lo - 1
             else:
-                to = LO_BITS + lowest(m_hi)
+                to = LO_BITS + lowest_bit(m_hi)
                 m_hi &= m_hi - 1
             n = emit_to(out, n, base, to, x_lo, x_hi, place, pmode)
         return n
@@ -891,10 +871,10 @@ def emit_unit(units, u, out, n):
         if POSITIVE[d]:
             while seg_lo | seg_hi:
                 if seg_lo:
-                    to = lowest(seg_lo)
+                    to = lowest_bit(seg_lo)
                     seg_lo &= seg_lo - 1
                 else:
-                    to = LO_BITS + lowest(seg_hi)
+                    to = LO_BITS + lowest_bit(seg_hi)
                     seg_hi &= seg_hi - 1
                 n = emit_to(out, n, base, to, x_lo, x_hi, place, pmode)
         else:
@@ -926,11 +906,11 @@ def nth_square(lo, hi, k, descending):
     if k < c:
         for _ in range(k):
             lo &= lo - 1
-        return lowest(lo)
+        return lowest_bit(lo)
     k -= c
     for _ in range(k):
         hi &= hi - 1
-    return LO_BITS + lowest(hi)
+    return LO_BITS + lowest_bit(hi)
 
 
 @njit(PAIR(I64, I64, I64, I64, I64), cache=True)
@@ -951,7 +931,7 @@ def move_in_segment(base, seg_lo, seg_hi, k, descending, x_lo, x_hi, place, pmod
         if descending:
             to = LO_BITS + highest(seg_hi) if seg_hi else highest(seg_lo)
         else:
-            to = lowest(seg_lo) if seg_lo else LO_BITS + lowest(seg_hi)
+            to = lowest_bit(seg_lo) if seg_lo else LO_BITS + lowest_bit(seg_hi)
         seg_lo &= ~BIT[0, to]
         seg_hi &= ~BIT[1, to]
         d_lo, d_hi = targets_of(to, x_lo, x_hi, place, pmode)
@@ -1112,10 +1092,10 @@ def board_hash_change(before_lo, before_hi, after_lo, after_hi, piece):
     d_hi = before_hi ^ after_hi
     while d_lo | d_hi:
         if d_lo:
-            t = lowest(d_lo)
+            t = lowest_bit(d_lo)
             d_lo &= d_lo - 1
         else:
-            t = LO_BITS + lowest(d_hi)
+            t = LO_BITS + lowest_bit(d_hi)
             d_hi &= d_hi - 1
         h ^= Z_PIECE[piece, t]
     return h
@@ -1497,10 +1477,10 @@ def evaluate(st, weights):
         w_hi = own_hi & mounted_hi
         while w_lo | w_hi:
             if w_lo:
-                t = lowest(w_lo)
+                t = lowest_bit(w_lo)
                 w_lo &= w_lo - 1
             else:
-                t = LO_BITS + lowest(w_hi)
+                t = LO_BITS + lowest_bit(w_hi)
                 w_hi &= w_hi - 1
             d = DISTANCE[side, t]
             if d:
@@ -1517,10 +1497,10 @@ def evaluate(st, weights):
         w_hi = own_hi & ~mounted_hi
         while w_lo | w_hi:
             if w_lo:
-                t = lowest(w_lo)
+                t = lowest_bit(w_lo)
                 w_lo &= w_lo - 1
             else:
-                t = LO_BITS + lowest(w_hi)
+                t = LO_BITS + lowest_bit(w_hi)
                 w_hi &= w_hi - 1
             total += DISTANCE[side, t]
         if side == 0:
