@@ -58,6 +58,7 @@ def _shipped(cls: GameClass) -> bool:
 
 
 SHARED_SUITES: dict[str, Callable[[GameClass], bool]] = {
+    "test_actions.py::test_actions_and_observations_hold_in_random_games": _every_game,
     "test_perft.py::test_every_registered_game_has_a_perft_data_file": _every_game,
     "test_perft.py::test_perft_counts": _every_game,
     "test_perft.py::test_kernel_perft_counts": _with_kernel,

@@ -6,7 +6,11 @@ probability 1/2, 2 with 1/3, 3 with 1/6), then the player to move advances eithe
 after ``max_plies`` plies without a winner the game is cut as a draw (returns 0 / 0).
 
 Moves are ints: at a chance node the number thrown, written ``d1``..``d3``; for a player the steps
-advanced, written ``+1``..``+3``. Positions are written ``"<pos0>,<pos1> <turn> <throw or -> <ply>"``,
+advanced, written ``+1``..``+3``. A move's action id (and a throw's outcome id) is its number less one. The
+observation is four planes over the squares ``0 .. target + 2``: the observer's place, the other seat's
+place, the throw to be played (its square set), and ones when the observer is to move.
+
+Positions are written ``"<pos0>,<pos1> <turn> <throw or -> <ply>"``,
 where ``turn`` is the seat whose turn it is (about to throw, or to move after the throw).
 
 This package is also an outside package of games, as another distribution would ship them: the dice race
@@ -71,6 +75,22 @@ class DiceRaceGame(Game["DiceRaceState"]):
     @property
     def has_chance(self) -> bool:
         return True
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return 3
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (4, self.target + 3)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        return ("own place", "opponent's place", "throw to play", "observer to move")
 
     def new_initial_state(self) -> DiceRaceState:
         return DiceRaceState(self, (0, 0), 0, None, 0)
@@ -160,6 +180,23 @@ class DiceRaceState(State[int]):
         places = list(self.pos)
         places[self.turn] += move
         return type(self)(self.race, (places[0], places[1]), 1 - self.turn, None, self.count + 1)
+
+    def move_to_action(self, move: int) -> int:
+        if self.is_terminal() or move not in (1, 2, 3):
+            raise ValueError(f"not a move of this state: {move!r}")
+        return move - 1
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        self._check_seat(seat)
+        width = self.race.target + 3
+        planes = [[0.0] * width for _ in range(4)]
+        planes[0][self.pos[seat]] = 1.0
+        planes[1][self.pos[1 - seat]] = 1.0
+        if self.throw is not None:
+            planes[2][self.throw] = 1.0
+        if self.to_move == seat:
+            planes[3] = [1.0] * width
+        return [value for plane in planes for value in plane]
 
     def returns(self) -> tuple[float, ...]:
         winner = self.winner

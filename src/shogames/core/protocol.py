@@ -17,6 +17,15 @@ Moves are small hashable values chosen by each game. Every game turns them to te
 :meth:`State.move_to_text` and :meth:`State.parse_move`, and positions with :meth:`State.to_text` and
 :meth:`Game.state_from_text`.
 
+Actions and observations (the research surface, ``docs/research.md``): every game numbers its moves. A
+seat's move is an *action*, an ``int`` in ``0 .. Game.num_distinct_actions - 1``, and a chance outcome is
+an ``int`` in ``0 .. Game.max_chance_outcomes - 1``, as OpenSpiel numbers them.
+:meth:`State.move_to_action` and :meth:`State.action_to_move` convert in the state where the move is
+played, :meth:`State.legal_actions` lists the legal ones in ascending order, and
+:meth:`State.observation_tensor` gives what a seat sees as a flat list of floats in the C order of
+:attr:`Game.observation_shape`, whose first axis is the planes named by :attr:`Game.observation_planes`.
+These are pure Python, like the rules; the adapters (:mod:`shogames.adapters`) turn them into numpy arrays.
+
 Fast path: :meth:`State.play` checks that the move is legal. Search code that only plays moves taken from
 :meth:`State.legal_moves` may call :meth:`State.play_unchecked`, which skips the check. A game may also
 offer a compiled kernel (:attr:`Game.kernel`, :mod:`shogames.core.kernel`) for whole loops: perft, random
@@ -132,6 +141,41 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def max_game_length(self) -> int:
         """The length cap: the most plies a game can last before it is cut as truncated."""
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many action ids a seat's move can have, for a network's policy head.
+
+        Every move of these settings is one id in ``0 .. num_distinct_actions - 1``
+        (:meth:`State.move_to_action`). The game's docs derive the number from the rules.
+
+        Raises:
+            NotImplementedError: the game has no action encoding.
+        """
+        raise NotImplementedError(f"{self.id} does not number its moves (no action encoding)")
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """How many ids a chance outcome can have (``0 .. max_chance_outcomes - 1``); 0 without chance."""
+        return 0
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`State.observation_tensor`: planes first (:attr:`observation_planes`).
+
+        Raises:
+            NotImplementedError: the game has no observation tensor.
+        """
+        raise NotImplementedError(f"{self.id} has no observation tensor")
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """What each plane of the observation holds, one name per index of the shape's first axis.
+
+        Raises:
+            NotImplementedError: the game has no observation tensor.
+        """
+        raise NotImplementedError(f"{self.id} has no observation tensor")
 
     @property
     def min_utility(self) -> float:
@@ -267,6 +311,91 @@ class State(ABC, Generic[MoveT]):
             NotationError: the text is not a move in this game's notation.
             IllegalMoveError: the move is well formed but not legal in this state.
         """
+
+    def move_to_action(self, move: MoveT) -> int:
+        """The action id of ``move``, a move (or chance outcome) of the side to move in this state.
+
+        A seat's move gives an id below :attr:`Game.num_distinct_actions`, a chance outcome one below
+        :attr:`Game.max_chance_outcomes`. Distinct legal moves of a state have distinct ids, and
+        :meth:`action_to_move` gives the move back.
+
+        Raises:
+            NotImplementedError: the game has no action encoding.
+            ValueError: the game is over, or ``move`` cannot be a move here.
+        """
+        raise NotImplementedError(f"{self.game.id} does not number its moves (no action encoding)")
+
+    def action_to_move(self, action: int) -> MoveT:
+        """The legal move (or chance outcome) with id ``action`` in this state.
+
+        Raises:
+            IllegalMoveError: no legal move here has this id; the message says which ids are legal.
+        """
+        for move in self.legal_moves():
+            if self.move_to_action(move) == action:
+                return move
+        raise self._illegal_action(action)
+
+    def _illegal_action(self, action: object) -> IllegalMoveError:
+        """The error for an action id that is not legal here, saying which ids are."""
+        if self.is_terminal():
+            return IllegalMoveError(f"the game is over; no action can be played, got {action!r}")
+        legal = self.legal_actions()
+        shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
+        return IllegalMoveError(
+            f"action {action!r} is not legal here; the legal actions are the {len(legal)} ids {shown}"
+        )
+
+    def legal_actions(self) -> list[int]:
+        """The action ids of :meth:`legal_moves`, in ascending order; empty when the game is over."""
+        return sorted(self.move_to_action(move) for move in self.legal_moves())
+
+    def legal_action_mask(self) -> list[bool]:
+        """For each action id, whether it is legal here.
+
+        :attr:`Game.num_distinct_actions` entries, or :attr:`Game.max_chance_outcomes` at a chance node
+        (as OpenSpiel's ``legal_actions_mask``).
+        """
+        game = self.game
+        size = game.max_chance_outcomes if self.to_move == CHANCE else game.num_distinct_actions
+        mask = [False] * size
+        for action in self.legal_actions():
+            mask[action] = True
+        return mask
+
+    def play_action(self, action: int) -> Self:
+        """The state after the legal move with id ``action``.
+
+        Raises:
+            IllegalMoveError: no legal move here has this id.
+        """
+        return self.play_unchecked(self.action_to_move(action))
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` sees, as a flat list of floats in the C order of :attr:`Game.observation_shape`.
+
+        The game's docs give the planes (:attr:`Game.observation_planes`): whose pieces, from whose view.
+
+        Raises:
+            NotImplementedError: the game has no observation tensor.
+            ValueError: ``seat`` is not a seat of the game.
+        """
+        raise NotImplementedError(f"{self.game.id} has no observation tensor")
+
+    def observation_string(self, seat: int) -> str:
+        """What ``seat`` sees, as text; every game here has perfect information, so it is the position.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of the game.
+        """
+        self._check_seat(seat)
+        return self.to_text()
+
+    def _check_seat(self, seat: int) -> None:
+        """Raise a clear ``ValueError`` unless ``seat`` is a seat of the game."""
+        players = self.game.num_players
+        if not (isinstance(seat, int) and 0 <= seat < players):
+            raise ValueError(f"a seat is an int from 0 to {players - 1}, got {seat!r}")
 
     def diagram(self) -> str:
         """A picture of the position in plain text for terminals; games draw their own board."""

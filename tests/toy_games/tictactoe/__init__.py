@@ -21,8 +21,12 @@ squares (``a1`` bottom left, ``c3`` top right on the 3 x 3 board)::
     row 1   3 4 5        a2 b2 c2
     row 0   0 1 2        a1 b1 c1
 
-A move is the square's index (an ``int``), written as its name. A position is written row by row from the
-top, ``x``/``o``/``.`` per square and ``/`` between rows, then the mark to move: ``"x.o/.x./... o"``.
+A move is the square's index (an ``int``), written as its name; its action id is the same index, so there
+are ``size * size`` actions. The observation is three planes of ``size`` x ``size`` (rows from the bottom):
+the observing seat's marks, the other seat's marks, and a plane of ones when the observing seat is to move.
+
+A position is written row by row from the top, ``x``/``o``/``.`` per square and ``/`` between rows, then
+the mark to move: ``"x.o/.x./... o"``.
 """
 
 from __future__ import annotations
@@ -133,6 +137,21 @@ class TicTacToeGame(Game["TicTacToeState"]):
     def max_game_length(self) -> int:
         """One ply per square."""
         return self.size * self.size
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """One action per square."""
+        return self.size * self.size
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Three planes of the board."""
+        return (3, self.size, self.size)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """The observer's marks, the other's, and whether the observer is to move."""
+        return ("own marks", "opponent's marks", "observer to move")
 
     def new_initial_state(self) -> TicTacToeState:
         """The empty board, X to move."""
@@ -290,6 +309,49 @@ class TicTacToeState(State[int]):
         value = score * OPEN_LINE_WEIGHT
         value = value / (1.0 + abs(value))
         return (value, -value)
+
+    def move_to_action(self, move: int) -> int:
+        """The square is the action id.
+
+        Raises:
+            ValueError: the game is over, or ``move`` is not a square of this board.
+        """
+        if self.position.over:
+            raise ValueError("the game is over: no move has an action id")
+        if not (isinstance(move, int) and 0 <= move < self.tictactoe.size**2):
+            raise ValueError(f"a move is a square from 0 to {self.tictactoe.size**2 - 1}, got {move!r}")
+        return move
+
+    def action_to_move(self, action: int) -> int:
+        """The square ``action`` when it is empty.
+
+        Raises:
+            IllegalMoveError: the square is taken or off the board, or the game is over.
+        """
+        taken = self.position.crosses | self.position.noughts
+        if (
+            self.position.over
+            or not isinstance(action, int)
+            or not 0 <= action < self.tictactoe.size**2
+            or taken >> action & 1
+        ):
+            raise self._illegal_action(action)
+        return action
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """The observer's marks, the other seat's, and a plane of ones when the observer is to move."""
+        self._check_seat(seat)
+        position = self.position
+        own, other = (
+            (position.crosses, position.noughts) if seat == CROSS else (position.noughts, position.crosses)
+        )
+        cells = self.tictactoe.size**2
+        to_move = 1.0 if not position.over and position.seat == seat else 0.0
+        return (
+            [float(own >> square & 1) for square in range(cells)]
+            + [float(other >> square & 1) for square in range(cells)]
+            + [to_move] * cells
+        )
 
     def key(self) -> tuple[int, int, int]:
         """The marks and the seat to move."""
