@@ -163,6 +163,68 @@ class Searcher(ABC, Generic[MoveT]):
         """Forget what was learnt (tables, history) before a new game."""
 
 
+class BatchGames(ABC, Generic[StateT_co]):
+    """Many games of one game and settings, held in a kernel's arrays and stepped together by compiled code.
+
+    The batched environment (:class:`shogames.envs.BatchEnv`) is built on it. Row ``i`` is game ``i``.
+    Chance is sampled inside, from a stream of random numbers per row that depends only on the seed and
+    the row, so a row plays the same game whatever the batch's size or the threads: after :meth:`reset` and
+    after every :meth:`step` each row is at a decision of a seat or at the end of its game. Actions are the
+    protocol's action ids (:meth:`shogames.core.protocol.State.move_to_action`), and the observations and
+    masks equal the reference's :meth:`~shogames.core.protocol.State.observation_tensor` and
+    :meth:`~shogames.core.protocol.State.legal_action_mask` (``tests/test_batch.py`` checks it).
+
+    Args:
+        kernel: the game's kernel.
+        size: how many games, 1 or more.
+        seed: the seed of every row's chance.
+    """
+
+    def __init__(self, kernel: Kernel[StateT_co, Any], size: int, seed: int) -> None:
+        if size < 1:
+            raise ValueError(f"a batch holds 1 or more games, got {size}")
+        self.kernel = kernel
+        self.size = size
+        self.seed = seed
+
+    @abstractmethod
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Start a new game in every row where ``rows`` is true (then sample chance up to a decision)."""
+
+    @abstractmethod
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Play each row's action, a legal action id of its seat to move, then chance up to a decision.
+
+        Rows whose game is over are left as they are (their action is ignored).
+
+        Returns:
+            ``(returns, terminated, truncated)``: every seat's return in the rows whose game ended in
+            this step (shape ``(size, players)``, zeros elsewhere), whether it ended by the rules, and
+            whether the length cap cut it.
+        """
+
+    @abstractmethod
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's observation from the view of its seat to move (seat 0 once over).
+
+        The shape is ``(size, *observation_shape)``.
+        """
+
+    @abstractmethod
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's legal actions, shape ``(size, num_distinct_actions)``; all false once over."""
+
+    @abstractmethod
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's seat to move, or -1 once its game is over."""
+
+    @abstractmethod
+    def state(self, row: int) -> StateT_co:
+        """The reference state of one row, for checks, records and pictures."""
+
+
 class Kernel(ABC, Generic[StateT_co, MoveT]):
     """A game's compiled implementation of its rules and of the loops built on them.
 
@@ -269,6 +331,13 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         Args:
             seed: the seed of the move orders; ``None`` draws one.
             c: the exploration constant of UCB1.
+        """
+        return None
+
+    def batch(self, size: int, *, seed: int = 0) -> BatchGames[StateT_co] | None:
+        """``size`` games held and stepped together in compiled code (``None`` when the kernel has none).
+
+        Each starts at the initial state, chance sampled up to the first decision.
         """
         return None
 
