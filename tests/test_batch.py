@@ -52,7 +52,7 @@ def check_row(env: BatchEnv, row: int, observations: Any, mask: Any, to_move: An
     assert to_move[row] == (-1 if seat is None else seat)
     assert mask[row].tolist() == state.legal_action_mask(), f"mask differs at {state.to_text()!r}"
     expected = np.array(state.observation_tensor(seat or 0), dtype=np.float32)
-    assert np.array_equal(observations[row].reshape(-1), expected), f"observation differs at {state.to_text()!r}"
+    assert np.array_equal(observations[row].reshape(-1), expected), f"observations differ at {state.to_text()!r}"
 
 
 @pytest.mark.parametrize(("game_id", "preset"), _with_kernel())
@@ -106,7 +106,7 @@ def _settle_to_end(after_action: State[Any], env: BatchEnv, row: int, result: An
 def test_every_game_steps_in_the_batched_environment(game_id: str, preset: str | None) -> None:
     env = BatchEnv(game_id, 3, seed=1, preset=preset, compiled=False)
     assert isinstance(env.games, ReferenceBatch)
-    observations, mask, to_move = env.reset()
+    observations, mask, _ = env.reset()
     assert observations.shape == (3, *env.observation_shape) and observations.dtype == np.float32
     assert mask.shape == (3, env.num_actions) and mask.any(axis=1).all()
     rng = random.Random(0)
