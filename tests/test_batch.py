@@ -52,7 +52,8 @@ def check_row(env: BatchEnv, row: int, observations: Any, mask: Any, to_move: An
     assert to_move[row] == (-1 if seat is None else seat)
     assert mask[row].tolist() == state.legal_action_mask(), f"mask differs at {state.to_text()!r}"
     expected = np.array(state.observation_tensor(seat or 0), dtype=np.float32)
-    assert np.array_equal(observations[row].reshape(-1), expected), f"observations differ at {state.to_text()!r}"
+    observed = observations[row].reshape(-1)
+    assert np.array_equal(observed, expected), f"observations differ at {state.to_text()!r}"
 
 
 @pytest.mark.parametrize(("game_id", "preset"), _with_kernel())
