@@ -234,8 +234,9 @@ def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, f
     Draws count as half a win; unlike the normal approximation, the interval stays honest near 0% and
     100% (it is never empty around a perfect score).
 
-    >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
-    [0.963, 1.0]
+    Examples:
+        >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
+        [0.963, 1.0]
     """
     denominator = 1 + z * z / games
     centre = (score + z * z / (2 * games)) / denominator
