@@ -21,6 +21,7 @@ from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import OPEN, ROLL, ShogammonGame, ShogammonMove
 from shogames.games.shogammon.kernel import (
     C_DROP_STACK,
+    SERIAL_ROWS,
     STEPS,
     ShogammonBatch,
     ShogammonKernel,
@@ -536,3 +537,17 @@ def test_the_batch_refuses_illegal_actions_and_offers_none_under_fourfold() -> N
         batch.step(np.array([0, 1]))
     assert require_kernel(ShogammonGame(None, repetition="fourfold")).batch(2) is None
     assert kernel.batch(1, seed=2) is not None
+
+
+def test_a_batch_row_plays_the_same_game_on_one_thread_or_several() -> None:
+    kernel = require_kernel(ShogammonGame())
+    small, large = kernel.batch(4, seed=6), kernel.batch(SERIAL_ROWS + 4, seed=6)
+    assert small is not None and large is not None
+    for _ in range(30):
+        choice = [int(np.flatnonzero(mask)[-1]) for mask in large.legal_mask()]
+        small.step(np.array(choice[:4]))
+        ended = large.step(np.array(choice))
+        large.reset(ended[1] | ended[2])
+        small_over = small.to_move() < 0
+        small.reset(small_over)
+        assert [small.state(row) for row in range(4)] == [large.state(row) for row in range(4)]

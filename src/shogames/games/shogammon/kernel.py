@@ -77,6 +77,7 @@ __all__ = [
     "HISTORY",
     "KNOWN_POSITIONS",
     "LAST_HASH",
+    "SERIAL_ROWS",
     "SIZE",
     "SLIDES",
     "STEPS",
@@ -474,6 +475,10 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         return moves_by_code(self, record[0, : int(batch.plies[0])])
 
 
+SERIAL_ROWS = 16
+"""A compiled batch of fewer rows than this steps them on one thread."""
+
+
 class ShogammonBatch(BatchGames[ShogammonState]):
     """Many Shogammon games in one int64 array, a row each in the kernel's layout, stepped by compiled code.
 
@@ -483,7 +488,8 @@ class ShogammonBatch(BatchGames[ShogammonState]):
     of its game. Actions are the protocol's ids (``docs/games/shogammon.md``), decoded in compiled code by
     numbering the row's legal moves; :meth:`observe` and :meth:`legal_mask` equal the reference's
     ``observation_tensor`` and ``legal_action_mask`` of the row's state. The rows are shared among numba's
-    threads. Not offered under ``repetition=fourfold`` (:meth:`ShogammonKernel.batch`).
+    threads; a batch of fewer than :data:`SERIAL_ROWS` rows runs on one, since waking the others costs
+    more than its work. Not offered under ``repetition=fourfold`` (:meth:`ShogammonKernel.batch`).
 
     :meth:`observe` and :meth:`legal_mask` give the same array again until the next step or reset (never
     written afterwards), since the batched environment asks for the mask before and after each step.
@@ -507,16 +513,16 @@ class ShogammonBatch(BatchGames[ShogammonState]):
         self._no_actions = np.zeros(size, dtype=np.int64)
         self._observation: NDArray[np.float32] | None = None
         self._mask: NDArray[np.bool_] | None = None
+        self._threads = 1 if size < SERIAL_ROWS else None
         self.reset(np.ones(size, dtype=np.bool_))
 
     def _play(self, stepping: bool, actions: NDArray[np.int64], rows: NDArray[np.bool_]) -> None:
-        import numba
-
         self._observation = self._mask = None
-        jit.batch_play(
-            self.states, self.streams, actions, stepping, rows, self._start, numba.get_num_threads(),
-            self.shogammon_kernel.rules, self.directions, self._status,
-        )  # fmt: skip
+        with compiled_threads(self._threads) as blocks:
+            jit.batch_play(
+                self.states, self.streams, actions, stepping, rows, self._start, blocks,
+                self.shogammon_kernel.rules, self.directions, self._status,
+            )  # fmt: skip
 
     def reset(self, rows: NDArray[np.bool_]) -> None:
         """Start a new game in every row where ``rows`` is true, its dice rolled up to a decision."""
@@ -553,19 +559,17 @@ class ShogammonBatch(BatchGames[ShogammonState]):
         """Each row's observation from its seat to move (Black once over), ``(size, 81, 9, 9)``."""
         if self._observation is None:
             out = np.empty((self.size, jit.OBSERVATION_SIZE), dtype=np.float32)
-            jit.batch_observe(self.states, self.shogammon_kernel.cfg, out)
+            with compiled_threads(self._threads):
+                jit.batch_observe(self.states, self.shogammon_kernel.cfg, out)
             self._observation = out.reshape((self.size, *self.kernel.game.observation_shape))
         return self._observation
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over."""
         if self._mask is None:
-            import numba
-
             out = np.empty((self.size, self.kernel.game.num_distinct_actions), dtype=np.bool_)
-            jit.batch_mask(
-                self.states, numba.get_num_threads(), self.shogammon_kernel.rules, self.directions, out
-            )
+            with compiled_threads(self._threads) as blocks:
+                jit.batch_mask(self.states, blocks, self.shogammon_kernel.rules, self.directions, out)
             self._mask = out
         return self._mask
 
