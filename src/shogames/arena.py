@@ -360,8 +360,17 @@ def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
     return ratings
 
 
+def can_plot() -> bool:
+    """Whether matplotlib, which draws ``ratings.png``, is installed (the extra ``shogames[plot]``)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def plot_ratings(report: ArenaReport, path: Path) -> None:
-    """Draw the ratings with their intervals as a PNG."""
+    """Draw the ratings with their intervals as a PNG (needs matplotlib: see :func:`can_plot`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -403,7 +412,7 @@ def run_arena(
     """Play a round robin and report it; with ``out``, save every record, the report and the plot there.
 
     Files written to ``out``: ``games.txt`` (every game's record, pair by pair), ``results.md`` (the
-    tables), ``results.json`` and ``ratings.png``.
+    tables), ``results.json`` and, where matplotlib is installed (:func:`can_plot`), ``ratings.png``.
     """
     game = make(game_id, preset, **(settings or {}))
     for spec in agents:  # fail early on a bad spec, in this process
@@ -423,7 +432,8 @@ def run_arena(
         (out / "games.txt").write_text("\n".join(result.record for result in results), encoding="utf-8")
         (out / "results.md").write_text(report.table() + "\n", encoding="utf-8")
         (out / "results.json").write_text(report.to_json() + "\n", encoding="utf-8")
-        plot_ratings(report, out / "ratings.png")
+        if can_plot():
+            plot_ratings(report, out / "ratings.png")
     return report
 
 
@@ -433,6 +443,7 @@ __all__ = [
     "GameTask",
     "PairScore",
     "Rating",
+    "can_plot",
     "elo_ratings",
     "pair_scores",
     "play_task",
