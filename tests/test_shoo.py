@@ -742,7 +742,7 @@ def test_cli_legal_prints_the_22_moves_of_t1_and_78_with_anywhere() -> None:
 
 def test_cli_perft_starts_after_the_opening() -> None:
     result = run_cli(["perft", "shoo", "--depth", "1"])
-    assert result.output.strip() == "22"
+    assert result.stdout.strip() == "22"
 
 
 def test_terminal_game_with_a_hush_and_a_shoo(tmp_path: Path) -> None:
