@@ -129,8 +129,20 @@ def tasks_for(
     ]
 
 
-def run_tasks(tasks: Sequence[GameTask], jobs: int) -> Iterator[GameResult]:
-    """Play the tasks, in ``jobs`` worker processes (1: in this process), yielding results as they end."""
+def run_tasks(tasks: Sequence[GameTask], jobs: int, ray: str | None = None) -> Iterator[GameResult]:
+    """Play the tasks, yielding results as they end.
+
+    Args:
+        tasks: the games to play.
+        jobs: worker processes on this machine (1: in this process); ignored with ``ray``.
+        ray: a Ray address (:mod:`shogames.ray_tasks`: ``"local"``, ``"auto"``, ``ray://...``) to spread the
+            games over a Ray cluster instead.
+    """
+    if ray is not None:
+        from shogames.ray_tasks import run_on_ray
+
+        yield from run_on_ray(play_task, tasks, ray)
+        return
     if jobs <= 1:
         yield from map(play_task, tasks)
         return
@@ -234,8 +246,9 @@ def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, f
     Draws count as half a win; unlike the normal approximation, the interval stays honest near 0% and
     100% (it is never empty around a perfect score).
 
-    >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
-    [0.963, 1.0]
+    Examples:
+        >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
+        [0.963, 1.0]
     """
     denominator = 1 + z * z / games
     centre = (score + z * z / (2 * games)) / denominator
@@ -292,10 +305,15 @@ def _fit(
 
 def _log_likelihood(strength: list[float], games: dict[tuple[int, int], tuple[float, float]]) -> float:
     """The log-likelihood of the pairs' points (virtual draws included) under the strengths."""
+    def log(value: float) -> float:
+        return math.log(value) if value > 0 else -math.inf
+
     total = 0.0
     for (i, j), (score, played) in games.items():
-        p = strength[i] / (strength[i] + strength[j])
-        total += score * math.log(p) + (played - score) * math.log(1.0 - p)
+        # In logs of the strengths, so that a share of 1 - 1e-20 is not rounded to 1 (far out at an end);
+        # the virtual draw makes both weights positive, so no 0 * -inf arises.
+        both = log(strength[i] + strength[j])
+        total += score * (log(strength[i]) - both) + (played - score) * (log(strength[j]) - both)
     return total
 
 
@@ -408,8 +426,12 @@ def run_arena(
     out: Path | None = None,
     budget: dict[str, str] | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaReport:
     """Play a round robin and report it; with ``out``, save every record, the report and the plot there.
+
+    With ``ray`` (a Ray address, :mod:`shogames.ray_tasks`), the games are spread over a Ray cluster; the
+    report is the same as a local run's for the same seeds.
 
     Files written to ``out``: ``games.txt`` (every game's record, pair by pair), ``results.md`` (the
     tables), ``results.json`` and, where matplotlib is installed (:func:`can_plot`), ``ratings.png``.
@@ -419,7 +441,7 @@ def run_arena(
         make_agent(spec, 0, game=game.id, budget=budget).check_game(game)
     tasks = tasks_for(game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget)
     results: list[GameResult] = []
-    for result in run_tasks(tasks, jobs):
+    for result in run_tasks(tasks, jobs, ray):
         results.append(result)
         if progress is not None:
             progress(result)

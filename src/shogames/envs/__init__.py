@@ -18,7 +18,7 @@ the kernel's arrays and compiled code steps them on every core. Otherwise :class
 reference states one after another in Python, with the same interface and results of the same kind (the same
 rules, not the same random draws): slow, but every game has one.
 
-Example:
+Examples:
     >>> from shogames.envs import BatchEnv
     >>> env = BatchEnv("shobu", 4, seed=1)
     >>> observations, masks, to_move = env.reset()
