@@ -305,6 +305,7 @@ def _fit(
 
 def _log_likelihood(strength: list[float], games: dict[tuple[int, int], tuple[float, float]]) -> float:
     """The log-likelihood of the pairs' points (virtual draws included) under the strengths."""
+
     def log(value: float) -> float:
         return math.log(value) if value > 0 else -math.inf
 
