@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 # Test-extra entries that are run as tools or plugins, never imported by name.
-TOOLS = {"pytest-xdist", "mypy", "ruff"}
+TOOLS = {"pytest-xdist", "mypy", "ruff", "build"}
 
 
 def _name(requirement: str) -> str:
