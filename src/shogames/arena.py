@@ -65,7 +65,10 @@ class GameTask:
 
 @dataclass
 class GameResult:
-    """What one arena game gave: the first agent's score (1, 1/2 or 0), its length, time and record."""
+    """What one arena game gave: the first agent's score (1, 1/2 or 0), its length, time and record.
+
+    ``returns`` holds every seat's return, seat by seat, whoever played it.
+    """
 
     pair: tuple[int, int]
     number: int
@@ -74,6 +77,7 @@ class GameResult:
     termination: str
     seconds: float
     record: str
+    returns: tuple[float, ...] = ()
 
 
 def play_task(task: GameTask) -> GameResult:
@@ -92,7 +96,14 @@ def play_task(task: GameTask) -> GameResult:
     second = sum(returns) - first
     score = 1.0 if first > second + 1e-9 else 0.0 if first < second - 1e-9 else 0.5
     return GameResult(
-        task.pair, task.number, score, final.ply, final.termination() or "", seconds, write_record(record)
+        task.pair,
+        task.number,
+        score,
+        final.ply,
+        final.termination() or "",
+        seconds,
+        write_record(record),
+        tuple(returns),
     )
 
 
