@@ -113,7 +113,7 @@ def test_the_package_and_its_reference_modules_import_nothing_else(allowed: tupl
     script = HIDE + textwrap.dedent(
         """
         import shogames, shogames.agents, shogames.arena, shogames.analysis, shogames.bench, shogames.match
-        import shogames.records, shogames.conformance, shogames.ui.cli, shogames.ui.terminal
+        import shogames.records, shogames.conformance, shogames.explore, shogames.ui.cli, shogames.ui.terminal
         for cls in shogames.available_games():
             cls().new_initial_state().legal_moves()
         loaded = {name.partition(".")[0] for name in sys.modules} - ALLOWED - PRELOADED
