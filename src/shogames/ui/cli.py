@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import importlib.util
 import inspect
 import os
 import sys
@@ -490,6 +491,7 @@ def arena_command(
     jobs: int,
     seed: int,
     out: Path | None,
+    ray: str | None,
 ) -> None:
     """Play a round robin between agents in GAME and rate them.
 
@@ -498,10 +500,13 @@ def arena_command(
     Every pair plays --games games, swapping seats from game to game. Prints a table of scores with 95%
     intervals and Elo ratings with profile-likelihood intervals; saves every game's record (games.txt), the
     tables (results.md, results.json) and a plot of the ratings (ratings.png, when matplotlib is installed:
-    pip install 'shogames[plot]') in the --out folder.
+    pip install 'shogames[plot]') in the --out folder. With --ray the games are spread over a Ray cluster
+    (--ray alone: a Ray on this machine; --ray ADDRESS: a cluster's; needs pip install 'shogames[ray]'),
+    with the same results as without it for the same seed.
     """
     from shogames.arena import can_plot, run_arena  # multiprocessing only loads for this command
 
+    _require_ray("arena --ray", ray)
     game = load_game(game_id, settings_texts, preset)
     if len(agents) < 2:
         raise ShogamesUsageError(f"an arena needs at least two agents after --agents, got {len(agents)}")
@@ -523,6 +528,7 @@ def arena_command(
             out=out,
             budget=budget_params,
             progress=lambda _result: bar.update(1),
+            ray=ray,
         )
     finally:
         bar.close()
@@ -532,6 +538,63 @@ def arena_command(
     else:
         echo(f"Records and tables: {out}/")
         echo("No plot of the ratings: matplotlib is not installed (pip install 'shogames[plot]').", err=True)
+
+
+def _require_ray(command: str, address: str | None) -> None:
+    """Raise :class:`MissingExtraError` when ``address`` asks for Ray and Ray is not installed."""
+    if address is not None and importlib.util.find_spec("ray") is None:
+        raise MissingExtraError(command, "ray", "ray")
+
+
+def explore_command(
+    game_id: str,
+    vary: Sequence[str],
+    agents: Sequence[str],
+    settings_texts: Sequence[str],
+    preset: str | None,
+    games: int,
+    jobs: int,
+    seed: int,
+    out: Path | None,
+    ray: str | None,
+) -> None:
+    """Compare variants of GAME: an arena for each combination of the settings varied.
+
+    Example: shogames explore shoo --vary horses=9,7 --vary hush=optional,shoo-off --agents medium --games 100
+
+    Every variant plays --games games between the same agents (one spec plays every seat; two take the seats
+    in turn), with the same seeds. Prints, per variant, the first player's score with its 95% interval
+    beside a fair game's, the game lengths and how the games ended; saves the table (results.md,
+    results.json), every record (games.txt) and a plot (variants.png, with pip install 'shogames[plot]') in
+    the --out folder. --ray spreads the games over a Ray cluster, as for the arena.
+    """
+    from shogames.explore import explore, parse_vary
+
+    _require_ray("explore --ray", ray)
+    game = load_game(game_id, settings_texts, preset)
+    if not 1 <= len(agents) <= 2:
+        raise ShogamesUsageError(f"a variant study plays one or two agents after --agents, got {len(agents)}")
+    try:
+        varied = parse_vary(vary)
+    except ValueError as error:
+        raise ShogamesUsageError(str(error)) from None
+    fixed = parse_settings_text(game.setting_specs, " ".join(settings_texts))
+    if out is None:
+        out = Path(f"explore-{game.id}-{datetime.datetime.now():%Y%m%d-%H%M%S}")
+    study = explore(
+        game.id,
+        varied,
+        list(agents),
+        games,
+        preset=preset,
+        settings=fixed,
+        seed=seed,
+        jobs=jobs,
+        ray=ray,
+        out=out,
+    )
+    echo(study.table())
+    echo(f"Records, tables and plot: {out}/")
 
 
 def analyse_command(
@@ -841,6 +904,56 @@ def _build_arena(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="Folder for the records, tables and plot (default: ./arena-<game>-<YYYYmmdd-HHMMSS>).",
     )
+    _add_ray_option(parser)
+
+
+def _build_explore(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    _add_game_options(parser)
+    parser.add_argument(
+        "--vary",
+        metavar="SETTING=A,B,...",
+        action="append",
+        required=True,
+        help="A setting and the values it takes, comma-separated; repeat --vary for more settings.",
+    )
+    parser.add_argument(
+        "--agents",
+        metavar="AGENT",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="One agent (it plays every seat) or two (they take the seats in turn): levels or agent specs.",
+    )
+    parser.add_argument(
+        "--games", metavar="N", type=_int_range(1), default=100, help=_default("Games per variant.", 100)
+    )
+    parser.add_argument(
+        "--jobs", metavar="N", type=_int_range(1), default=1, help=_default("Worker processes.", 1)
+    )
+    parser.add_argument(
+        "--seed", type=_whole, default=0, help=_default("Seed of the games and the agents.", 0)
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FOLDER",
+        type=_folder_path,
+        default=None,
+        help="Folder for the records, tables and plot (default: ./explore-<game>-<YYYYmmdd-HHMMSS>).",
+    )
+    _add_ray_option(parser)
+
+
+def _add_ray_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="local",
+        default=None,
+        help="Spread the games over a Ray cluster: alone, a Ray on this machine; or a cluster's address "
+        "(auto, HOST:PORT, ray://HOST:10001).",
+    )
 
 
 def _build_analyse(parser: argparse.ArgumentParser) -> None:
@@ -945,6 +1058,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None], Callable[[argparse.ArgumentParse
     ("replay", replay_command, _build_replay),
     ("bench", bench_command, _build_bench),
     ("arena", arena_command, _build_arena),
+    ("explore", explore_command, _build_explore),
     ("analyse", analyse_command, _build_analyse),
     ("warm", warm_command, _build_nothing),
     ("serve", serve_command, _build_serve),
