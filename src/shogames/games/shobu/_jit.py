@@ -1171,14 +1171,13 @@ def step_row(
 
 @njit(cache=True)
 def batch_step(
-    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated, bad
+    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated
 ):
     """Play each going row's action; return the first row whose action is not legal there, or -1.
 
     Every action is checked before any is played, so a batch with an illegal action is left as it was.
     Rows whose game is over are skipped. A row whose game ends gets its returns (float32, Black's then
-    White's) and ``terminated`` (won) or ``truncated`` (the length cap). One thread; ``bad`` is the
-    threaded version's scratch, unused here.
+    White's) and ``terminated`` (won) or ``truncated`` (the length cap). One thread.
     """
     shifts, masks, plans = rules
     rot = rotations(rules)
@@ -1199,21 +1198,22 @@ def batch_step(
 
 @njit(cache=True, parallel=True)
 def batch_step_parallel(
-    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated, bad
+    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated
 ):
-    """:func:`batch_step` with the rows spread over numba's threads (``bad`` is scratch, one per row)."""
+    """:func:`batch_step` with the turns played over numba's threads.
+
+    The actions are checked on one thread first (a check is a few shifts), so that a step is one
+    parallel region: on a busy machine each region waits for every thread to be scheduled.
+    """
     shifts, masks, plans = rules
     rot = rotations(rules)
-    size = rows.shape[0]
     turn_ids = turn_table.shape[0]
-    for i in prange(size):
-        bad[i] = row_action_is_bad(
+    for i in range(rows.shape[0]):
+        if row_action_is_bad(
             rows, results, i, actions[i], turn_ids, no_turn_pass, turn_table, rot, masks, plans
-        )
-    for i in range(size):
-        if bad[i]:
+        ):
             return i
-    for i in prange(size):
+    for i in prange(rows.shape[0]):
         if results[i] < 0:
             step_row(
                 rows, results, i, actions[i], turn_ids, max_turns, no_turn_pass, turn_table, shifts, rot,

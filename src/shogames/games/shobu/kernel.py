@@ -440,7 +440,6 @@ class ShobuBatch(BatchGames[ShobuState]):
         self.rows = np.zeros((size, 5), dtype=np.uint64)
         self.results = np.full(size, -1, dtype=np.int64)
         self._start = kernel.encode(kernel.shobu.new_initial_state())
-        self._bad = np.zeros(size, dtype=np.bool_)
         self.reset(np.ones(size, dtype=np.bool_))
 
     def reset(self, rows: NDArray[np.bool_]) -> None:
@@ -490,7 +489,7 @@ class ShobuBatch(BatchGames[ShobuState]):
         kernel = self.shobu_kernel
         bad = self._step(
             self.rows, self.results, chosen, kernel.max_turns, kernel.no_turn_pass, kernel.rules,
-            self.turn_table, returns, terminated, truncated, self._bad,
+            self.turn_table, returns, terminated, truncated,
         )  # fmt: skip
         if bad >= 0:
             raise IllegalMoveError(
