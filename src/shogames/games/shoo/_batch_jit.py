@@ -390,12 +390,3 @@ def batch_legal_mask(states, cfg, moves, units, boards, mask):
             board_of(st, st[jit.SIDE], boards[b])
             for i in range(n):
                 mask[row, action_of(st, boards[b], moves[b, i])] = True
-
-
-@njit(cache=True)
-def need_room(states, room):
-    """Whether a row's history table would have fewer than ``room`` free columns after a move."""
-    most = 0
-    for row in range(states.shape[0]):
-        most = max(most, states[row, jit.NHIST])
-    return most + 2 > room

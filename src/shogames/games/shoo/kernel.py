@@ -492,6 +492,10 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
 
 
+ROWS_PER_THREAD: Final = 128
+"""A batch call spreads its rows over numba's threads with at least this many rows a thread."""
+
+
 class ShooBatch(BatchGames[ShooState]):
     """Shoo games in the rows of the kernel's arrays, stepped by compiled code (:class:`BatchGames`).
 
@@ -530,10 +534,17 @@ class ShooBatch(BatchGames[ShooState]):
         self._returns = np.zeros((size, 2), dtype=np.float64)
         self.reset(np.ones(size, dtype=np.bool_))
 
-    def _scratch(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-        """Scratch for as many blocks as numba has threads now."""
-        blocks = max(1, min(int(numba.get_num_threads()), len(self._moves)))
-        return self._moves[:blocks], self._units[:blocks], self._boards[:blocks]
+    def _threads(self) -> int:
+        """The threads a call uses: numba's, but one per :data:`ROWS_PER_THREAD` rows at most.
+
+        A parallel loop waits for its slowest thread; on a busy machine a thread that is not scheduled
+        costs a time slice, far more than a few rows' work, so small batches run on one thread.
+        """
+        return max(1, min(int(numba.get_num_threads()), len(self._moves), self.size // ROWS_PER_THREAD))
+
+    def _scratch(self, threads: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """Scratch for ``threads`` blocks."""
+        return self._moves[:threads], self._units[:threads], self._boards[:threads]
 
     def _rows(self, values: NDArray[Any], dtype: type, what: str) -> NDArray[Any]:
         array: NDArray[Any] = np.ascontiguousarray(values, dtype=dtype)
@@ -556,9 +567,10 @@ class ShooBatch(BatchGames[ShooState]):
         """Start a new game in the rows where ``rows`` is true; the toss is played from the row's stream."""
         chosen = self._rows(rows, np.bool_, "rows")
         self._room(self._start_hist.shape[1] + 4)
-        batch_jit.batch_reset(
-            self.states, self.hists, chosen, self._start, self._start_hist, self.streams, self.cfg
-        )
+        with compiled_threads(self._threads()):
+            batch_jit.batch_reset(
+                self.states, self.hists, chosen, self._start, self._start_hist, self.streams, self.cfg
+            )
 
     def step(
         self, actions: NDArray[np.int64]
@@ -569,8 +581,9 @@ class ShooBatch(BatchGames[ShooState]):
             IllegalMoveError: a row's action is not legal there (no row is played then).
         """
         chosen = self._rows(actions, np.int64, "actions")
-        moves, units, boards = self._scratch()
-        batch_jit.batch_decode(self.states, chosen, self.cfg, moves, units, boards, self._found)
+        threads = self._threads()
+        with compiled_threads(threads):
+            batch_jit.batch_decode(self.states, chosen, self.cfg, *self._scratch(threads), self._found)
         bad = np.flatnonzero(self._found == -1)
         if bad.size:
             row = int(bad[0])
@@ -579,21 +592,25 @@ class ShooBatch(BatchGames[ShooState]):
                 f"{np.flatnonzero(self.legal_mask()[row]).tolist()[:20]}"
             )
         self._room(int(self.states[:, jit.NHIST].max()) + 4)
-        batch_jit.batch_play(
-            self.states, self.hists, self._found, self.streams, self.cfg, self._returns, self._ends
-        )
+        with compiled_threads(threads):
+            batch_jit.batch_play(
+                self.states, self.hists, self._found, self.streams, self.cfg, self._returns, self._ends
+            )
         return self._returns.astype(np.float32), self._ends == 1, self._ends == 2
 
     def observe(self) -> NDArray[np.float32]:
         """Each row's observation from its seat to move (seat 0 once over), ``(size, 26, 9, 9)``."""
         out = np.empty((self.size, batch_jit.PLANES * 81), dtype=np.float32)
-        batch_jit.batch_observe(self.states, self.hists, self.cfg, out)
+        with compiled_threads(self._threads()):
+            batch_jit.batch_observe(self.states, self.hists, self.cfg, out)
         return out.reshape(self.size, *self.shoo.observation_shape)
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over."""
         mask = np.empty((self.size, self.shoo.num_distinct_actions), dtype=np.bool_)
-        batch_jit.batch_legal_mask(self.states, self.cfg, *self._scratch(), mask)
+        threads = self._threads()
+        with compiled_threads(threads):
+            batch_jit.batch_legal_mask(self.states, self.cfg, *self._scratch(threads), mask)
         return mask
 
     def to_move(self) -> NDArray[np.int64]:
