@@ -54,7 +54,7 @@ class WarmUp:
 
 
 def warm_kernel(game: Game[Any], batch: bool = False) -> WarmUp:
-    """Compile or load ``game``'s kernel and run each of its compiled loops once (``batch``: its batch too)."""
+    """Compile or load ``game``'s kernel and run its compiled loops once (its batch too, with ``batch``)."""
     started = time.perf_counter()
     before = compiled_so_far()
     kernel = game.kernel  # (the command line's announcer warms it here already)
