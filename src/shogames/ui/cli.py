@@ -647,8 +647,8 @@ def serve_command(
     forwarded_allow_ips: str | None,
 ) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
-    from shogames.server.app import Quotas, serve
     from shogames.server.db import DEFAULT_DATABASE_URL
+    from shogames.server.serving import Quotas, serve
 
     try:
         serve(
