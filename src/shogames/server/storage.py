@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from shogames.core.errors import ShogamesError
+from shogames.core.protocol import State
 from shogames.core.registry import make
 from shogames.core.settings import parse_settings_text
 from shogames.server.changes import WAITING_AI, WAITING_CHANCE, Change
@@ -348,7 +349,7 @@ class GameStore:
         )
 
 
-def replay(start: Any, rows: list[MoveRow]) -> list[Ply]:
+def replay(start: State[Any], rows: list[MoveRow]) -> list[Ply]:
     """The plies of stored moves, played from ``start``."""
     plies: list[Ply] = []
     state = start
