@@ -666,8 +666,8 @@ def serve_command(
     Needs the web extra: pip install 'shogames[web]' (./start.sh installs it).
     """
     try:
-        from shogames.server.app import Quotas, serve
         from shogames.server.db import DEFAULT_DATABASE_URL
+        from shogames.server.serving import Quotas, serve
     except ModuleNotFoundError as error:
         missing = (error.name or "").partition(".")[0]
         if missing not in WEB_PACKAGES:
