@@ -65,6 +65,8 @@ def create_app(
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
     workers: int | None = None,
     warm_workers: bool = False,
+    study_workers: int | None = None,
+    engine_address: str | None = None,
 ) -> FastAPI:
     """The web app on a database; its schema is brought up to date when the app starts.
 
@@ -77,6 +79,10 @@ def create_app(
             every core but one by default.
         warm_workers: start and warm every engine worker before the app says it is ready (``serve``
             does); otherwise they start cold on first use.
+        study_workers: the study engine workers (hints, analyses, replays, games between computers):
+            a quarter of the cores by default (:func:`~shogames.server.engine.study_size`).
+        engine_address: a Ray cluster's address: the engine's work runs on its workers
+            (:mod:`~shogames.server.remote_engine`), not in local processes.
     """
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     game_quota = (
@@ -97,7 +103,7 @@ def create_app(
         engine, sessions = open_database(database_url)
         service = GameService(sessions)
         app.state.service = service
-        engine_work = Engine(workers, warm=warm_workers)
+        engine_work = Engine(workers, study_workers, warm=warm_workers, address=engine_address)
         app.state.engine = engine_work
         limits = service.limits
 

@@ -29,6 +29,8 @@ LOG_LEVEL_VARIABLE = "SHOGAMES_LOG_LEVEL"
 """The environment variable through which :func:`serve` gives worker processes the log level."""
 NO_QUOTAS_VARIABLE = "SHOGAMES_NO_QUOTAS"
 """Set (to ``1``) by :func:`serve` for worker processes that keep no quotas."""
+ENGINE_VARIABLE = "SHOGAMES_ENGINE"
+"""The engine's address and pool sizes (``ADDRESS,LIVE,STUDY``, empty parts for defaults), for workers."""
 
 
 def _configure_logging(log_level: str) -> int:
@@ -43,8 +45,15 @@ def app_from_environment() -> FastAPI:
     """The app of one worker process started by ``serve --workers N`` (migrations already ran)."""
     _configure_logging(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
     quotas = None if os.environ.get(NO_QUOTAS_VARIABLE) == "1" else Quotas()
+    address, live, study = (os.environ.get(ENGINE_VARIABLE) or ",,").split(",")
     return create_app(
-        os.environ[DATABASE_VARIABLE], migrate_first=False, quotas=quotas, workers=1, warm_workers=True
+        os.environ[DATABASE_VARIABLE],
+        migrate_first=False,
+        quotas=quotas,
+        workers=int(live) if live else 1,
+        study_workers=int(study) if study else None,
+        warm_workers=True,
+        engine_address=address or None,
     )
 
 
@@ -84,6 +93,9 @@ def serve(
     quotas: Quotas | None = Quotas(),  # noqa: B008 -- a frozen dataclass, shared safely
     warm: bool = True,
     forwarded_allow_ips: str | None = None,
+    engine_address: str | None = None,
+    engine_live: int | None = None,
+    engine_study: int | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted, after printing the address to open.
 
@@ -101,6 +113,12 @@ def serve(
         forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are trusted
             for the client's address (comma-separated addresses or networks, ``*`` for any, ``""`` for
             none); ``None``: uvicorn's default, the ``FORWARDED_ALLOW_IPS`` variable or 127.0.0.1.
+        engine_address: a Ray cluster's address to run the engine's work on (computer moves, hints,
+            analyses, replays) instead of local worker processes (:mod:`shogames.server.remote_engine`).
+        engine_live: how many live calls (computer moves in games with a person) run at once; every core
+            but one by default (one per server process with several).
+        engine_study: how many study calls (hints, analyses, replays) run at once; a quarter of the cores
+            by default.
 
     Raises:
         ValueError: several workers were asked for on a database other than PostgreSQL.
@@ -127,7 +145,14 @@ def serve(
     logger.info("listening on http://%s:%d/", host, port)
     if workers == 1:
         uvicorn.run(
-            create_app(database_url, quotas=quotas, warm_workers=warm),
+            create_app(
+                database_url,
+                quotas=quotas,
+                warm_workers=warm,
+                workers=engine_live,
+                study_workers=engine_study,
+                engine_address=engine_address,
+            ),
             host=host,
             port=port,
             log_level=max(level, logging.WARNING),
@@ -141,6 +166,9 @@ def serve(
     os.environ[DATABASE_VARIABLE] = database_url
     os.environ[LOG_LEVEL_VARIABLE] = log_level
     os.environ[NO_QUOTAS_VARIABLE] = "1" if quotas is None else "0"
+    os.environ[ENGINE_VARIABLE] = ",".join(
+        "" if value is None else str(value) for value in (engine_address, engine_live, engine_study)
+    )
     uvicorn.run(
         "shogames.server.serving:app_from_environment",
         factory=True,
