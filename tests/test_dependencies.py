@@ -15,6 +15,12 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 # Test-extra entries that are run as tools or plugins, never imported by name.
 TOOLS = {"pytest-xdist", "mypy", "ruff"}
 
+# The extras whose libraries the package imports: the database driver and the research adapters.
+PACKAGE_EXTRAS = ("postgres", "openspiel", "pettingzoo", "gymnasium")
+
+# Modules named unlike their distribution, for when that distribution is not installed.
+MODULE_DISTRIBUTIONS = {"pyspiel": "open_spiel"}
+
 
 def _name(requirement: str) -> str:
     match = re.match(r"[A-Za-z0-9._-]+", requirement)
@@ -38,13 +44,14 @@ def _imported_distributions(folder: Path) -> set[str]:
                 top = module.partition(".")[0]
                 if top in sys.stdlib_module_names or top == "shogames":
                     continue
-                found.update(_name(dist) for dist in owners.get(top, [top]))
+                found.update(_name(dist) for dist in owners.get(top, [MODULE_DISTRIBUTIONS.get(top, top)]))
     return found
 
 
 def test_every_import_of_the_package_is_a_declared_dependency() -> None:
     declared = {_name(requirement) for requirement in PROJECT["dependencies"]}
-    declared |= {_name(r) for r in PROJECT["optional-dependencies"].get("postgres", [])}
+    extras = PROJECT["optional-dependencies"]
+    declared |= {_name(r) for extra in PACKAGE_EXTRAS for r in extras.get(extra, [])}
     missing = _imported_distributions(ROOT / "src" / "shogames") - declared
     assert not missing, f"imported by src/shogames but not declared in pyproject.toml: {sorted(missing)}"
 
