@@ -113,7 +113,8 @@ def test_every_game_is_registered_with_its_settings_as_parameters(spiel: ModuleT
     assert name == f"shogames_{game_id}"
     assert name in spiel.pyspiel.registered_names()
     game_type = spiel.pyspiel.load_game(name).get_type()
-    expected = {spec.name: spec.default for spec in cls.setting_specs} | {"preset": ""}
+    expected = {spec.name: spiel.parameter_value(spec.default) for spec in cls.setting_specs}
+    expected["preset"] = ""
     assert game_type.parameter_specification == expected
     assert game_type.min_num_players <= cls().num_players <= game_type.max_num_players
 
@@ -165,11 +166,11 @@ def test_a_setting_at_its_default_keeps_the_presets_value(spiel: ModuleType) -> 
     """OpenSpiel hands over every parameter: only values other than the default replace a preset's."""
     for cls in sorted(spiel.available_games(), key=lambda cls: cls.id):
         for preset, values in cls.presets.items():
-            defaults = {spec.name: spec.default for spec in cls.setting_specs}
+            defaults = {spec.name: spiel.parameter_value(spec.default) for spec in cls.setting_specs}
             assert spiel.game_from_parameters(cls, {**defaults, "preset": preset}) == cls(preset)
             for name, value in values.items():
-                if value != defaults[name]:
-                    parameters = {**defaults, name: value, "preset": ""}
+                if spiel.parameter_value(value) != defaults[name]:
+                    parameters = {**defaults, name: spiel.parameter_value(value), "preset": ""}
                     assert spiel.game_from_parameters(cls, parameters) == cls(**{name: value})
 
 

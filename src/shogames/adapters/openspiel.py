@@ -11,12 +11,16 @@ name ``shogames_<id>``; its settings are the game's parameters, with their defau
     state = game.new_initial_state()
 
 A setting given with a value other than its default replaces the preset's value; a setting left at its
-default keeps the preset's. The adapter reads the protocol only: ``State.legal_actions`` (ascending, and
-empty for a seat that is not to move), ``State.chance_outcomes`` (OpenSpiel gets the exact fractions as
-floats), ``State.play_action``, the move's notation as each action's string, ``State.returns`` (returns
-per seat, so Sho's partners in a team each get the team's result), and ``State.observation_tensor`` and
-``State.observation_string`` through :meth:`OpenSpielGame.make_py_observer`. A game cut by its length cap
-is terminal in OpenSpiel, with the returns the game gives it.
+default keeps the preset's. OpenSpiel's game strings give ``, ( ) =`` a meaning, so a text setting holding
+one of them (a list such as ``1:P,2:LN``) is written with those characters and ``%`` percent-encoded
+(``1:P%2C2:LN``, :func:`encode_text`).
+
+The adapter reads the protocol only: ``State.legal_actions`` (ascending, and empty for a seat that is not
+to move), ``State.chance_outcomes`` (OpenSpiel gets the exact fractions as floats), ``State.play_action``,
+the move's notation as each action's string, ``State.returns`` (returns per seat, so partners in a team
+each get the team's result), and ``State.observation_tensor`` and ``State.observation_string`` through
+:meth:`OpenSpielGame.make_py_observer`. A game cut by its length cap is terminal in OpenSpiel, with the
+returns the game gives it.
 
 OpenSpiel clones a Python state by deep-copying its attributes and serializes it by pickling them: the
 adapter keeps one immutable shogames state, which clones share, so a clone costs no copy of the position.
@@ -67,6 +71,37 @@ def short_name(game_id: str) -> str:
     return SHORT_NAME_PREFIX + game_id
 
 
+_RESERVED: Final = "%,()="
+"""The characters of a text setting written percent-encoded in an OpenSpiel parameter (``%`` first)."""
+
+
+def encode_text(value: str) -> str:
+    """A text setting's value as an OpenSpiel parameter: ``% , ( ) =`` percent-encoded.
+
+    >>> encode_text("1:P,2:LN")
+    '1:P%2C2:LN'
+    """
+    for character in _RESERVED:
+        value = value.replace(character, f"%{ord(character):02X}")
+    return value
+
+
+def decode_text(value: str) -> str:
+    """A text setting's value read back from an OpenSpiel parameter (the inverse of :func:`encode_text`).
+
+    >>> decode_text("1:P%2C2:LN")
+    '1:P,2:LN'
+    """
+    for character in reversed(_RESERVED):
+        value = value.replace(f"%{ord(character):02X}", character)
+    return value
+
+
+def parameter_value(value: SettingValue) -> SettingValue:
+    """A setting's value as an OpenSpiel parameter: text percent-encoded, numbers and truth values as is."""
+    return encode_text(value) if isinstance(value, str) else value
+
+
 def game_type(game_class: type[Game[Any]]) -> pyspiel.GameType:
     """The OpenSpiel game type of a game: what holds under every setting.
 
@@ -88,7 +123,7 @@ def game_type(game_class: type[Game[Any]]) -> pyspiel.GameType:
     ]
     chance = any(game.has_chance for game in variants)
     zero_sum = all(game.is_zero_sum for game in variants)
-    parameters: dict[str, SettingValue] = {spec.name: spec.default for spec in game_class.setting_specs}
+    parameters = {spec.name: parameter_value(spec.default) for spec in game_class.setting_specs}
     parameters[PRESET_PARAMETER] = ""
     stochastic = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     return pyspiel.GameType(
@@ -113,7 +148,8 @@ def game_from_parameters(game_class: type[Game[Any]], parameters: Mapping[str, o
     """The shogames game that OpenSpiel parameters describe.
 
     OpenSpiel hands over every parameter, given or not, so a setting counts as given when its value
-    differs from its default: it then replaces the preset's value.
+    differs from its default: it then replaces the preset's value. Text values are decoded
+    (:func:`decode_text`).
 
     Raises:
         SettingsError: an unknown preset or parameter, or a value the game refuses.
@@ -126,7 +162,8 @@ def game_from_parameters(game_class: type[Game[Any]], parameters: Mapping[str, o
     unknown = sorted(set(given) - set(specs))
     if unknown:
         raise SettingsError(f"{game_class.id} has no setting {', '.join(unknown)}")
-    explicit = {name: value for name, value in given.items() if value != specs[name].default}
+    decoded = {name: decode_text(value) if isinstance(value, str) else value for name, value in given.items()}
+    explicit = {name: value for name, value in decoded.items() if value != specs[name].default}
     return game_class(preset, **explicit)
 
 
@@ -335,7 +372,7 @@ def register_games() -> list[str]:
 
 def load(game_id: str, preset: str | None = None, **settings: SettingValue) -> pyspiel.Game:
     """The OpenSpiel game of ``game_id`` with a preset and settings, as ``pyspiel.load_game`` makes it."""
-    parameters: dict[str, SettingValue] = dict(settings)
+    parameters = {name: parameter_value(value) for name, value in settings.items()}
     if preset is not None:
         parameters[PRESET_PARAMETER] = preset
     return pyspiel.load_game(short_name(game_id), parameters)
@@ -345,7 +382,7 @@ def game_string(game_id: str, settings: Mapping[str, SettingValue]) -> str:
     """The string ``pyspiel.load_game`` reads for a game and settings: ``shogames_sho(players=4)``."""
     if not settings:
         return short_name(game_id)
-    listed = ",".join(f"{name}={value}" for name, value in settings.items())
+    listed = ",".join(f"{name}={parameter_value(value)}" for name, value in settings.items())
     return f"{short_name(game_id)}({listed})"
 
 
