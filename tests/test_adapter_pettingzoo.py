@@ -70,7 +70,7 @@ def test_pettingzoo_render_test_passes(
 
 
 @pytest.mark.parametrize(("game_id", "preset", "settings"), game_cases())
-def test_a_game_ends_with_the_returns_and_truncates_only_at_the_cap(
+def test_games_end_with_the_returns_and_truncate_at_the_cap(
     zoo: ModuleType, game_id: str, preset: str | None, settings: dict[str, SettingValue]
 ) -> None:
     environment = _maker(zoo, game_id, preset, settings)()
@@ -105,7 +105,7 @@ def test_a_game_ends_with_the_returns_and_truncates_only_at_the_cap(
 
 
 @pytest.mark.parametrize(("game_id", "preset", "settings"), game_cases())
-def test_chance_comes_from_the_seed_and_illegal_actions_are_refused(
+def test_the_seed_decides_chance_and_illegal_actions_are_refused(
     zoo: ModuleType, game_id: str, preset: str | None, settings: dict[str, SettingValue]
 ) -> None:
     make = _maker(zoo, game_id, preset, settings)

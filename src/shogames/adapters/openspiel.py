@@ -55,7 +55,7 @@ SHORT_NAME_PREFIX: Final = "shogames_"
 PRESET_PARAMETER: Final = "preset"
 """The game parameter that names a preset (the empty string for none)."""
 
-PLAYTHROUGH_TURNS: Final = 12
+PLAYTHROUGH_TURNS: Final = 8
 """The length cap, in turns, of the games the playthrough files record (where the game has the cap)."""
 
 PLAYTHROUGH_SEED: Final = 24
