@@ -22,8 +22,10 @@ from shogames.core.protocol import Game
 from shogames.core.registry import available_games, game_class
 from shogames.core.settings import SettingValue
 
-EXTRAS_INSTALL = "pip install -e '.[openspiel,pettingzoo,gymnasium]'"
-"""How to install what the adapters' tests need."""
+
+def install_hint(extra: str) -> str:
+    """How to install the extra an adapter's tests need, for their skip message."""
+    return f"pip install -e '.[{extra}]' (or '.[test,openspiel,pettingzoo,gymnasium]' for every adapter)"
 
 
 def game_cases() -> list[Any]:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from adapter_cases import EXTRAS_INSTALL, case_settings, game_cases, game_ids
+from adapter_cases import case_settings, game_cases, game_ids, install_hint
 from shogames.adapters import camel_name
 from shogames.core.registry import game_class
 from shogames.core.settings import SettingValue
@@ -30,7 +30,7 @@ OPPONENTS = ("random", "easy")
 @pytest.fixture(scope="module")
 def gym_adapter() -> ModuleType:
     """The adapter module (which registers the environments), or a skip saying how to install Gymnasium."""
-    pytest.importorskip("gymnasium", reason=f"Gymnasium is not installed: {EXTRAS_INSTALL}")
+    pytest.importorskip("gymnasium", reason=f"Gymnasium is not installed: {install_hint('gymnasium')}")
     return importlib.import_module("shogames.adapters.gymnasium")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from adapter_cases import EXTRAS_INSTALL, case_settings, game_cases, game_ids, make_case
+from adapter_cases import case_settings, game_cases, game_ids, install_hint, make_case
 from shogames.core.chance import sample_outcome
 from shogames.core.protocol import CHANCE
 from shogames.core.registry import game_class
@@ -43,7 +43,7 @@ CHECKED_PLIES = 60
 @pytest.fixture(scope="module")
 def spiel() -> ModuleType:
     """The adapter module (which registers the games), or a skip saying how to install OpenSpiel."""
-    pytest.importorskip("pyspiel", reason=f"OpenSpiel is not installed: {EXTRAS_INSTALL}")
+    pytest.importorskip("pyspiel", reason=f"OpenSpiel is not installed: {install_hint('openspiel')}")
     return importlib.import_module("shogames.adapters.openspiel")
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from adapter_cases import EXTRAS_INSTALL, case_settings, game_cases
+from adapter_cases import case_settings, game_cases, install_hint
 from shogames.core.errors import IllegalMoveError
 from shogames.core.settings import SettingValue
 
@@ -30,7 +30,7 @@ CYCLES = 100
 @pytest.fixture(scope="module")
 def zoo() -> ModuleType:
     """The adapter module, or a skip saying how to install PettingZoo."""
-    pytest.importorskip("pettingzoo", reason=f"PettingZoo is not installed: {EXTRAS_INSTALL}")
+    pytest.importorskip("pettingzoo", reason=f"PettingZoo is not installed: {install_hint('pettingzoo')}")
     return importlib.import_module("shogames.adapters.pettingzoo")
 
 
