@@ -131,6 +131,8 @@ def test_the_seed_decides_chance_and_illegal_actions_are_refused(
         with pytest.raises(IllegalMoveError):
             environment.step(action)
     assert environment.unwrapped.game_state == state
+    assert environment.agent_selection == f"player_{state.to_move}"
+    assert not any(environment.terminations.values())
 
 
 def test_unknown_render_modes_are_refused(zoo: ModuleType) -> None:

@@ -166,8 +166,9 @@ class ShogamesAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pe
             return
         if action is None:
             raise IllegalMoveError(f"{agent} is to move and must play an action, got None")
+        played = self._state.play_action(int(action))  # refuses an illegal action, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        self._state = self._past_chance(self._state.play_action(int(action)))
+        self._state = self._past_chance(played)
         self._after_move(agent)
 
     def _past_chance(self, state: State[Any]) -> State[Any]:
