@@ -168,10 +168,8 @@ def test_a_setting_at_its_default_keeps_the_presets_value(spiel: ModuleType) -> 
         for preset, values in cls.presets.items():
             defaults = {spec.name: spiel.parameter_value(spec.default) for spec in cls.setting_specs}
             assert spiel.game_from_parameters(cls, {**defaults, "preset": preset}) == cls(preset)
-            for name, value in values.items():
-                if spiel.parameter_value(value) != defaults[name]:
-                    parameters = {**defaults, name: spiel.parameter_value(value), "preset": ""}
-                    assert spiel.game_from_parameters(cls, parameters) == cls(**{name: value})
+            written = {name: spiel.parameter_value(value) for name, value in values.items()}
+            assert spiel.game_from_parameters(cls, {**defaults, **written, "preset": ""}) == cls(preset)
 
 
 def test_unknown_parameters_and_presets_are_refused(spiel: ModuleType) -> None:
