@@ -60,7 +60,8 @@ def check_position(state: State[Any], rng: random.Random) -> None:
     mask = state.legal_action_mask()
     assert len(mask) == size
     assert [index for index, legal in enumerate(mask) if legal] == actions
-    illegal = [action for action in (-1, size, *rng.sample(range(size), min(size, 8))) if action not in actions]
+    candidates = (-1, size, *rng.sample(range(size), min(size, 8)))
+    illegal = [action for action in candidates if action not in actions]
     for action in illegal:
         with pytest.raises(IllegalMoveError):
             state.action_to_move(action)

@@ -16,6 +16,7 @@ from shogames.arena import (
     elo_ratings,
     pair_scores,
     play_task,
+    profile_interval,
     rate,
     run_arena,
     tasks_for,
@@ -61,19 +62,47 @@ def test_elo_of_equal_and_lopsided_pairs() -> None:
     assert chain[0] == 0.0 and chain[1] == pytest.approx(0.0, abs=1e-6) and chain[2] < -300
 
 
-def test_bootstrap_interval_is_the_central_95_percent() -> None:
+def test_the_interval_is_the_profile_likelihood_95_percent() -> None:
     # 75 wins in 100 games: the rating is -189 Elo for the second agent; the standard error of a share of
-    # 0.75 over 100 games, 0.0433, is about 40 Elo there, so the central 95% runs about 80 Elo each way.
+    # 0.75 over 100 games, 0.0433, is about 40 Elo there, so the 95% interval runs about 80 Elo each way.
     results = [GameResult((0, 1), k, 1.0 if k < 75 else 0.0, 10, "normal", 0.1, "") for k in range(100)]
-    first, second = rate(["a", "b"], results, seed=0)
+    first, second = rate(["a", "b"], results)
     assert (first.elo, first.low, first.high) == (0.0, 0.0, 0.0)  # the anchor
     assert second.elo == pytest.approx(-188.6, abs=0.5)
     assert second.low < second.elo < second.high
     assert 55 < second.elo - second.low < 110 and 55 < second.high - second.elo < 110
-    assert rate(["a", "b"], results, seed=0) == [first, second]  # the seed decides the resampling
+    # At each end, twice the log-likelihood is 3.84 below its top: the share there is the Wilson-like bound.
+    points = {(0, 1): (75.0, 100)}
+    low, high = profile_interval(2, points, 1)
+    assert (low, high) == (second.low, second.high)
     drawn = [GameResult((0, 1), k, 0.5, 10, "normal", 0.1, "") for k in range(400)]
-    even = rate(["a", "b"], drawn, seed=3)[1]
-    assert even.low == even.elo == even.high == pytest.approx(0.0, abs=1e-6)  # all draws: nothing to resample
+    even = rate(["a", "b"], drawn)[1]
+    assert even.elo == pytest.approx(0.0, abs=1e-6)
+    assert even.high == pytest.approx(-even.low, abs=0.5)
+    assert 25 < even.high < 45  # 400 draws still leave some doubt
+
+
+def test_a_perfect_score_has_an_interval_of_real_width() -> None:
+    """4 wins in 4 games used to print "+382 to +382": a bootstrap has nothing to resample there."""
+    results = [GameResult((0, 1), k, 1.0, 10, "normal", 0.1, "") for k in range(4)]
+    second = rate(["a", "b"], results)[1]
+    assert second.elo == pytest.approx(-400 * math.log10(4.5 / 0.5), abs=0.5)  # with the virtual draw
+    assert second.low < second.elo - 150 and second.high > second.elo + 150
+    lopsided = [GameResult((0, 1), k, 1.0, 10, "normal", 0.1, "") for k in range(100)]
+    strong = rate(["a", "b"], lopsided)[1]
+    assert strong.low < strong.elo < strong.high and strong.high - strong.low < second.high - second.low
+
+
+def test_intervals_profile_out_the_other_agents() -> None:
+    results = [
+        *(GameResult((0, 1), k, 1.0 if k % 2 else 0.0, 10, "normal", 0.1, "") for k in range(40)),
+        *(GameResult((1, 2), k, 1.0 if k % 4 else 0.0, 10, "normal", 0.1, "") for k in range(40)),
+        *(GameResult((0, 2), k, 1.0 if k % 5 else 0.0, 10, "normal", 0.1, "") for k in range(40)),
+    ]
+    ratings = rate(["a", "b", "c"], results)
+    for rating in ratings[1:]:
+        assert rating.low < rating.elo < rating.high
+    assert ratings[2].elo < ratings[1].elo < 50
 
 
 def test_pair_scores_count_results_with_an_interval() -> None:

@@ -12,15 +12,18 @@ the pair, ``k`` and the seat, so a tournament gives the same games however many 
 Ratings are the maximum-likelihood Elo ratings of the Bradley-Terry model (Bradley & Terry, Biometrika
 39, 1952; Hunter, "MM algorithms for generalized Bradley-Terry models", Annals of Statistics 32, 2004),
 with draws as half a win and one virtual draw per pair so that a perfect score stays finite; the first
-agent is rated 0. Their 95% intervals come from a bootstrap over games (each pair's games resampled with
-replacement). A pair's score has the 95% Wilson score interval, with draws as half a win.
+agent is rated 0. Each rating's 95% interval is its profile-likelihood interval (the ratings where twice the
+log-likelihood, maximised over the other ratings, falls less than 3.84, the 95% point of chi-square with
+one degree of freedom, below its maximum; Venzon & Moolgavkar, Applied Statistics 37, 1988), so a lopsided
+or perfect score still gets an interval of real width: a bootstrap over games has nothing to resample there
+and shrank to a point ("+382 to +382" for 4 wins in 4 games). A pair's score has the 95% Wilson score
+interval, with draws as half a win.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -33,7 +36,10 @@ from shogames.core.registry import make
 from shogames.match import play_game
 from shogames.records import write_record
 
-_BOOTSTRAP_SAMPLES = 200
+_CHI_SQUARE_95 = 3.841458820694124
+"""The 95% point of chi-square with one degree of freedom: the likelihood-ratio bound of an interval."""
+_WIDEST = 4000.0
+"""How far from its estimate, in Elo, an interval's end is looked for."""
 _ELO = 400.0 / math.log(10.0)
 
 
@@ -59,7 +65,10 @@ class GameTask:
 
 @dataclass
 class GameResult:
-    """What one arena game gave: the first agent's score (1, 1/2 or 0), its length, time and record."""
+    """What one arena game gave: the first agent's score (1, 1/2 or 0), its length, time and record.
+
+    ``returns`` holds every seat's return, seat by seat, whoever played it.
+    """
 
     pair: tuple[int, int]
     number: int
@@ -68,6 +77,7 @@ class GameResult:
     termination: str
     seconds: float
     record: str
+    returns: tuple[float, ...] = ()
 
 
 def play_task(task: GameTask) -> GameResult:
@@ -86,7 +96,14 @@ def play_task(task: GameTask) -> GameResult:
     second = sum(returns) - first
     score = 1.0 if first > second + 1e-9 else 0.0 if first < second - 1e-9 else 0.5
     return GameResult(
-        task.pair, task.number, score, final.ply, final.termination() or "", seconds, write_record(record)
+        task.pair,
+        task.number,
+        score,
+        final.ply,
+        final.termination() or "",
+        seconds,
+        write_record(record),
+        tuple(returns),
     )
 
 
@@ -123,8 +140,20 @@ def tasks_for(
     ]
 
 
-def run_tasks(tasks: Sequence[GameTask], jobs: int) -> Iterator[GameResult]:
-    """Play the tasks, in ``jobs`` worker processes (1: in this process), yielding results as they end."""
+def run_tasks(tasks: Sequence[GameTask], jobs: int, ray: str | None = None) -> Iterator[GameResult]:
+    """Play the tasks, yielding results as they end.
+
+    Args:
+        tasks: the games to play.
+        jobs: worker processes on this machine (1: in this process); ignored with ``ray``.
+        ray: a Ray address (:mod:`shogames.ray_tasks`: ``"local"``, ``"auto"``, ``ray://...``) to spread the
+            games over a Ray cluster instead.
+    """
+    if ray is not None:
+        from shogames.ray_tasks import run_on_ray
+
+        yield from run_on_ray(play_task, tasks, ray)
+        return
     if jobs <= 1:
         yield from map(play_task, tasks)
         return
@@ -151,7 +180,7 @@ class PairScore:
 
 @dataclass
 class Rating:
-    """An agent's Elo rating with its bootstrap 95% interval."""
+    """An agent's Elo rating with its 95% profile-likelihood interval."""
 
     agent: str
     elo: float
@@ -228,13 +257,76 @@ def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, f
     Draws count as half a win; unlike the normal approximation, the interval stays honest near 0% and
     100% (it is never empty around a perfect score).
 
-    >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
-    [0.963, 1.0]
+    Examples:
+        >>> [round(x, 3) for x in wilson_interval(1.0, 100)]
+        [0.963, 1.0]
     """
     denominator = 1 + z * z / games
     centre = (score + z * z / (2 * games)) / denominator
     margin = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / denominator
     return max(0.0, centre - margin), min(1.0, centre + margin)
+
+
+def _virtual_points(
+    count: int, points: dict[tuple[int, int], tuple[float, int]]
+) -> tuple[list[float], dict[tuple[int, int], tuple[float, float]]]:
+    """Each agent's points and each pair's (first agent's points, games), with one virtual draw per pair."""
+    wins = [0.5 * sum(1 for pair in points if k in pair) for k in range(count)]
+    games: dict[tuple[int, int], tuple[float, float]] = {}
+    for (i, j), (score, played) in points.items():
+        wins[i] += score
+        wins[j] += played - score
+        games[(i, j)] = (score + 0.5, played + 1.0)
+    return wins, games
+
+
+def _fit(
+    count: int,
+    wins: list[float],
+    games: dict[tuple[int, int], tuple[float, float]],
+    fixed: int | None = None,
+    fixed_strength: float = 1.0,
+) -> list[float]:
+    """The Bradley-Terry strengths that maximise the likelihood, agent 0 at 1 (MM iterations).
+
+    With ``fixed``, that agent's strength is held at ``fixed_strength`` (relative to agent 0's) while the
+    others are fitted: the profile likelihood's inner maximisation.
+    """
+    strength = [1.0] * count
+    if fixed is not None:
+        strength[fixed] = fixed_strength
+    for _ in range(2000):
+        previous = strength[:]
+        for k in range(count):
+            if k == fixed:
+                continue
+            denominator = sum(
+                played / (strength[i] + strength[j]) for (i, j), (_, played) in games.items() if k in (i, j)
+            )
+            if denominator > 0:
+                strength[k] = wins[k] / denominator
+        anchor = strength[0]
+        strength = [value / anchor for value in strength]
+        if fixed is not None:
+            strength[fixed] = fixed_strength
+        if max(abs(a - b) / max(b, 1e-300) for a, b in zip(strength, previous, strict=True)) < 1e-10:
+            break
+    return strength
+
+
+def _log_likelihood(strength: list[float], games: dict[tuple[int, int], tuple[float, float]]) -> float:
+    """The log-likelihood of the pairs' points (virtual draws included) under the strengths."""
+
+    def log(value: float) -> float:
+        return math.log(value) if value > 0 else -math.inf
+
+    total = 0.0
+    for (i, j), (score, played) in games.items():
+        # In logs of the strengths, so that a share of 1 - 1e-20 is not rounded to 1 (far out at an end);
+        # the virtual draw makes both weights positive, so no 0 * -inf arises.
+        both = log(strength[i] + strength[j])
+        total += score * (log(strength[i]) - both) + (played - score) * (log(strength[j]) - both)
+    return total
 
 
 def elo_ratings(count: int, points: dict[tuple[int, int], tuple[float, int]]) -> list[float]:
@@ -244,48 +336,56 @@ def elo_ratings(count: int, points: dict[tuple[int, int], tuple[float, int]]) ->
         count: the number of agents.
         points: per pair ``(i, j)``, the first agent's points and the games played.
     """
-    strength = [1.0] * count
-    wins = [0.5 * sum(1 for pair in points if k in pair) for k in range(count)]  # the virtual draws
-    games: dict[tuple[int, int], float] = {}
-    for (i, j), (score, played) in points.items():
-        wins[i] += score
-        wins[j] += played - score
-        games[(i, j)] = played + 1.0
-    for _ in range(2000):
-        previous = strength[:]
-        for k in range(count):
-            denominator = sum(
-                played / (strength[i] + strength[j]) for (i, j), played in games.items() if k in (i, j)
-            )
-            if denominator > 0:
-                strength[k] = wins[k] / denominator
-        anchor = strength[0]
-        strength = [value / anchor for value in strength]
-        if max(abs(a - b) for a, b in zip(strength, previous, strict=True)) < 1e-10:
-            break
+    wins, games = _virtual_points(count, points)
+    strength = _fit(count, wins, games)
     return [_ELO * math.log(value) if value > 0 else -math.inf for value in strength]
 
 
-def rate(agents: Sequence[str], results: Sequence[GameResult], seed: int = 0) -> list[Rating]:
-    """The agents' Elo ratings with bootstrap 95% intervals."""
-    by_pair: dict[tuple[int, int], list[float]] = {}
+def profile_interval(
+    count: int, points: dict[tuple[int, int], tuple[float, int]], agent: int
+) -> tuple[float, float]:
+    """The 95% profile-likelihood interval of one agent's Elo rating (the first agent's is ``(0, 0)``).
+
+    Each end is the rating, found by bisection, where twice the drop of the profile log-likelihood reaches
+    :data:`_CHI_SQUARE_95`, at most :data:`_WIDEST` Elo from the estimate.
+    """
+    if agent == 0:
+        return (0.0, 0.0)
+    wins, games = _virtual_points(count, points)
+    best = _fit(count, wins, games)
+    top = _log_likelihood(best, games)
+    estimate = _ELO * math.log(best[agent])
+
+    def beyond(elo: float) -> bool:
+        strength = _fit(count, wins, games, agent, math.exp(elo / _ELO))
+        return 2.0 * (top - _log_likelihood(strength, games)) > _CHI_SQUARE_95
+
+    ends = []
+    for direction in (-1.0, 1.0):
+        inside, outside = estimate, estimate + direction * _WIDEST
+        if not beyond(outside):
+            ends.append(outside)
+            continue
+        for _ in range(40):
+            middle = (inside + outside) / 2
+            if beyond(middle):
+                outside = middle
+            else:
+                inside = middle
+        ends.append(inside)
+    return ends[0], ends[1]
+
+
+def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
+    """The agents' Elo ratings with their 95% profile-likelihood intervals."""
+    points: dict[tuple[int, int], tuple[float, int]] = {}
     for result in results:
-        by_pair.setdefault(result.pair, []).append(result.score)
-
-    def totals(sample: dict[tuple[int, int], list[float]]) -> dict[tuple[int, int], tuple[float, int]]:
-        return {pair: (sum(values), len(values)) for pair, values in sample.items()}
-
-    best = elo_ratings(len(agents), totals(by_pair))
-    rng = random.Random(seed)
-    samples: list[list[float]] = []
-    for _ in range(_BOOTSTRAP_SAMPLES):
-        resampled = {pair: rng.choices(values, k=len(values)) for pair, values in by_pair.items()}
-        samples.append(elo_ratings(len(agents), totals(resampled)))
+        score, played = points.get(result.pair, (0.0, 0))
+        points[result.pair] = (score + result.score, played + 1)
+    best = elo_ratings(len(agents), points)
     ratings = []
     for k, agent in enumerate(agents):
-        values = sorted(sample[k] for sample in samples)
-        low = values[int(0.025 * len(values))]
-        high = values[min(len(values) - 1, int(0.975 * len(values)))]
+        low, high = profile_interval(len(agents), points, k)
         ratings.append(Rating(agent, best[k], low, high))
     return ratings
 
@@ -309,7 +409,7 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
         color="#2a5d8f",
     )
     axes.set_yticks(list(positions), [r.agent for r in ratings])
-    axes.set_xlabel("Elo (first agent = 0), with 95% bootstrap interval")
+    axes.set_xlabel("Elo (first agent = 0), with 95% profile-likelihood interval")
     axes.set_title(f"{report.game}: {report.games_per_pair} games per pair")
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
@@ -329,8 +429,12 @@ def run_arena(
     out: Path | None = None,
     budget: dict[str, str] | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaReport:
     """Play a round robin and report it; with ``out``, save every record, the report and the plot there.
+
+    With ``ray`` (a Ray address, :mod:`shogames.ray_tasks`), the games are spread over a Ray cluster; the
+    report is the same as a local run's for the same seeds.
 
     Files written to ``out``: ``games.txt`` (every game's record, pair by pair), ``results.md`` (the
     tables), ``results.json`` and ``ratings.png``.
@@ -340,14 +444,14 @@ def run_arena(
         make_agent(spec, 0, game=game.id, budget=budget).check_game(game)
     tasks = tasks_for(game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget)
     results: list[GameResult] = []
-    for result in run_tasks(tasks, jobs):
+    for result in run_tasks(tasks, jobs, ray):
         results.append(result)
         if progress is not None:
             progress(result)
     results.sort(key=lambda r: (r.pair, r.number))
     report = ArenaReport(game.id, game.settings_text(), list(agents), games, seed)
     report.pairs = pair_scores(agents, results)
-    report.ratings = rate(agents, results, seed)
+    report.ratings = rate(agents, results)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "games.txt").write_text("\n".join(result.record for result in results), encoding="utf-8")
@@ -366,6 +470,7 @@ __all__ = [
     "elo_ratings",
     "pair_scores",
     "play_task",
+    "profile_interval",
     "rate",
     "run_arena",
     "tasks_for",

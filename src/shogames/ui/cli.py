@@ -481,8 +481,8 @@ def arena_command(
     Example: shogames arena shobu --agents random easy medium hard --games 100 --jobs 2
 
     Every pair plays --games games, swapping seats from game to game. Prints a table of scores with 95%
-    intervals and Elo ratings with bootstrap intervals; saves every game's record (games.txt), the tables
-    (results.md, results.json) and a plot of the ratings (ratings.png) in the --out folder.
+    intervals and Elo ratings with profile-likelihood intervals; saves every game's record (games.txt), the
+    tables (results.md, results.json) and a plot of the ratings (ratings.png) in the --out folder.
     """
     from shogames.arena import run_arena  # matplotlib and multiprocessing only load for this command
 

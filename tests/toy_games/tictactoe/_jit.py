@@ -175,3 +175,60 @@ def random_playouts(start, first_game, seed, lines, full, returns, plies, record
         if winner != NO_WINNER:
             returns[index, winner] = 1.0
             returns[index, 1 - winner] = -1.0
+
+
+# --- Batches of games (the batched environment) ---------------------------------------------------------
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(states, rows):
+    """Empty the board of every row where ``rows`` is true: X to move."""
+    for row in prange(states.shape[0]):
+        if rows[row]:
+            for column in range(5):
+                states[row, column] = 0
+
+
+@njit(cache=True, parallel=True)
+def batch_step(states, actions, lines, full, returns, terminated):
+    """Mark each going row's square ``actions[row]`` (its action id); fill the ended rows' returns."""
+    for row in prange(states.shape[0]):
+        returns[row, 0] = 0.0
+        returns[row, 1] = 0.0
+        terminated[row] = False
+        if states[row, 3]:
+            continue
+        crosses, noughts, seat, over, winner = play(
+            states[row, 0], states[row, 1], states[row, 2], actions[row], lines, full
+        )
+        states[row, 0], states[row, 1], states[row, 2] = crosses, noughts, seat
+        states[row, 3], states[row, 4] = over, winner + 1
+        if over:
+            terminated[row] = True
+            if winner != NO_WINNER:
+                returns[row, winner] = 1.0
+                returns[row, 1 - winner] = -1.0
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(states, squares, out):
+    """Each row's three planes (own marks, the other's, observer to move) from its seat to move's view."""
+    for row in prange(states.shape[0]):
+        over = states[row, 3]
+        seat = 0 if over else states[row, 2]
+        own = states[row, 0] if seat == 0 else states[row, 1]
+        other = states[row, 1] if seat == 0 else states[row, 0]
+        for square in range(squares):
+            out[row, square] = np.float32((own >> square) & 1)
+            out[row, squares + square] = np.float32((other >> square) & 1)
+            out[row, 2 * squares + square] = np.float32(0.0 if over else 1.0)
+
+
+@njit(cache=True, parallel=True)
+def batch_mask(states, squares, out):
+    """Each row's empty squares (none once over)."""
+    for row in prange(states.shape[0]):
+        taken = states[row, 0] | states[row, 1]
+        over = states[row, 3]
+        for square in range(squares):
+            out[row, square] = not over and not (taken >> square) & 1

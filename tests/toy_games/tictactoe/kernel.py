@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
+from shogames.core.kernel import (
+    BatchGames,
+    Kernel,
+    PlayoutBatch,
+    compiled_threads,
+    moves_by_code,
+    playout_batch,
+)
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from toy_games.tictactoe import TicTacToeGame, TicTacToePosition, TicTacToeState
@@ -164,10 +171,69 @@ class TicTacToeKernel(Kernel[TicTacToeState, int]):
         """Play ``games`` random games in compiled code on ``threads`` (None: every core)."""
         return self._playouts(games, seed, start, 0, 0, threads)[0]
 
+    def batch(self, size: int, *, seed: int = 0) -> TicTacToeBatch:
+        """``size`` empty boards held and stepped together in compiled code."""
+        return TicTacToeBatch(self, size, seed)
+
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[int]:
         """The moves of game ``index`` of :meth:`random_playouts` with this seed and start (played alone)."""
         batch, record = self._playouts(1, seed, start, index, 1, 1)
         return moves_by_code(self, record[0, : int(batch.plies[0])])
+
+
+class TicTacToeBatch(BatchGames[TicTacToeState]):
+    """Many tic-tac-toe games in one int64 array, a row each in the kernel's layout, stepped by compiled code.
+
+    Tic-tac-toe has no chance, so the seed changes nothing.
+    """
+
+    def __init__(self, kernel: TicTacToeKernel, size: int, seed: int) -> None:
+        super().__init__(kernel, size, seed)
+        self.tictactoe_kernel = kernel
+        self.states = np.zeros((size, 5), dtype=np.int64)
+        self._returns = np.zeros((size, 2), dtype=np.float32)
+        self._terminated = np.zeros(size, dtype=np.bool_)
+
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Empty the boards of the rows where ``rows`` is true."""
+        jit.batch_reset(self.states, np.asarray(rows, dtype=np.bool_))
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Mark each going row's square; the returns of the rows that ended, and which ended."""
+        kernel = self.tictactoe_kernel
+        jit.batch_step(
+            self.states,
+            np.asarray(actions, dtype=np.int64),
+            kernel.lines,
+            kernel.full,
+            self._returns,
+            self._terminated,
+        )
+        return self._returns.copy(), self._terminated.copy(), np.zeros(self.size, dtype=np.bool_)
+
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's planes from its seat to move's view."""
+        squares = self.tictactoe_kernel.squares
+        out = np.empty((self.size, 3 * squares), dtype=np.float32)
+        jit.batch_observe(self.states, squares, out)
+        return out.reshape((self.size, *self.kernel.game.observation_shape))
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's empty squares."""
+        squares = self.tictactoe_kernel.squares
+        out = np.empty((self.size, squares), dtype=np.bool_)
+        jit.batch_mask(self.states, squares, out)
+        return out
+
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's seat to move, -1 once over."""
+        return np.where(self.states[:, 3] != 0, -1, self.states[:, 2])
+
+    def state(self, row: int) -> TicTacToeState:
+        """The reference state of one row."""
+        return self.kernel.decode(self.states[row])
 
 
 def make_kernel(game: Game[Any]) -> TicTacToeKernel:

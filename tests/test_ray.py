@@ -1,0 +1,52 @@
+"""The arena on a local Ray (``ray.init(num_cpus=2)``, its temporary folder the test's own): the same report
+as a run in one process, for the same seeds.
+
+Needs the ``ray`` extra (``pip install -e '.[ray]'``, which ``./test.sh`` installs); without it the test
+says so and skips.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from shogames.arena import ArenaReport, run_arena
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A Ray on this machine with 2 CPUs, its files in a short temporary folder (its sockets need one)."""
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed: pip install -e '.[ray]'")
+    folder = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=str(folder))
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_arena_on_ray_gives_the_same_report_as_one_process(local_ray: None, tmp_path: Path) -> None:
+    agents = ["random", "easy", "medium"]
+    on_ray = run_arena("shobu", agents, 4, seed=11, ray="local", out=tmp_path / "ray")
+    alone = run_arena("shobu", agents, 4, seed=11, jobs=1, out=tmp_path / "alone")
+
+    def results(report: ArenaReport) -> object:  # everything but the seconds a game took
+        pairs = [(p.first, p.second, p.wins, p.draws, p.losses, p.mean_plies) for p in report.pairs]
+        return pairs, report.ratings
+
+    assert results(on_ray) == results(alone)
+    assert (tmp_path / "ray" / "games.txt").read_text() == (tmp_path / "alone" / "games.txt").read_text()
+
+
+def test_without_ray_the_error_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shogames import ray_tasks
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed: importing it fails
+    with pytest.raises(RuntimeError, match=r"pip install 'shogames\[ray\]'"):
+        ray_tasks.ray_module()
