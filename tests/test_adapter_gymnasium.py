@@ -153,7 +153,7 @@ def test_import_shogames_imports_no_research_library() -> None:
     import sys
 
     code = (
-        "import sys, shogames, shogames.adapters, shogames.agents\n"
+        "import sys, shogames, shogames.adapters, shogames.agents, shogames.envs\n"
         "loaded = sorted({'pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium'} & set(sys.modules))\n"
         "assert not loaded, loaded\n"
     )
