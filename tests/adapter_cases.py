@@ -1,9 +1,9 @@
 """The game cases the adapters' tests share: every registered game under every preset and seat count.
 
 A case is a game id, a preset (``None`` for the defaults) and settings. Each game gives its defaults, each
-of its presets, and each other number of seats it can have (:func:`shogames.adapters.seat_count_settings`,
-found from its setting specs: Sho with 2 and 4 players, the 4 in teams by default). Case ids start with
-the game's id, as ``test_all_games_tested.py`` reads them.
+of its presets, and each number of seats it can have that no preset has
+(:func:`shogames.adapters.seat_count_settings`, found from its setting specs: Sho's ``players``). Case ids
+start with the game's id, as ``test_all_games_tested.py`` reads them.
 
 Tests play short games: :func:`make_case` lowers the length cap (:func:`shogames.adapters.
 short_game_settings`) where a game has it, so that long random games stay cheap; truncation is then
@@ -34,11 +34,11 @@ def game_cases() -> list[Any]:
     for cls in sorted(available_games(), key=lambda cls: cls.id):
         cases.append(pytest.param(cls.id, None, {}, id=f"{cls.id}-default"))
         cases.extend(pytest.param(cls.id, preset, {}, id=f"{cls.id}-{preset}") for preset in cls.presets)
-        default_seats = cls().num_players
+        covered = {cls(preset).num_players for preset in [None, *cls.presets]}
         cases.extend(
             pytest.param(cls.id, None, dict(settings), id=f"{cls.id}-{seats}p")
             for seats, settings in seat_count_settings(cls).items()
-            if seats != default_seats
+            if seats not in covered
         )
     return cases
 
