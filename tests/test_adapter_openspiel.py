@@ -81,7 +81,8 @@ def test_the_openspiel_game_is_the_shogames_game(
     state = game.new_initial_state()
     for _ in range(CHECKED_PLIES):
         own = state.shogames_state
-        assert state.current_player() == (-4 if own.to_move is None else own.to_move)
+        terminal = int(spiel.pyspiel.PlayerId.TERMINAL)
+        assert state.current_player() == (terminal if own.to_move is None else own.to_move)
         if state.is_terminal():
             assert state.returns() == list(own.returns())
             break
