@@ -442,3 +442,32 @@ def test_on_a_phone_every_possible_click_is_a_tap_target_of_44_px(
             tapped += 1
     assert tapped >= 4, f"only {tapped} taps were tried"
     context.close()
+
+
+@pytest.mark.parametrize("game", ["shoo", "sho", "shogammon"])
+def test_the_analysis_page_of_a_resigned_game_shows_nobody_to_move(
+    server: str, browser: Browser, game: str
+) -> None:
+    """The findings: a resigned game's last position still said "Black to play 3 and 5", "Black · to move"."""
+    created = hotseat(server, game, {"shoo": "first_player=blue", "sho": "players=2"}.get(game, ""))
+    tokens = [seat["link"].split("#token=")[1] for seat in created["seats"]]
+    snap = snapshot(server, created["id"])
+    for _ in range(3):
+        if snap["to_move"] is None or snap["to_move"] < 0:
+            break
+        snap = httpx.post(
+            f"{server}/api/games/{created['id']}/moves",
+            json={"move": snap["legal"][0]["text"], "token": tokens[snap["to_move"]]},
+        ).json()
+    resigned = httpx.post(f"{server}/api/games/{created['id']}/resign", json={"token": tokens[0]})
+    assert resigned.status_code == 200, resigned.text
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/viewer?game={created['id']}")
+    expect(page.locator("#status")).to_contain_text("resignation")
+    mover = re.compile("to move|to roll|to play|throws the dice|moves another stack")
+    board = page.locator("#board").inner_text()
+    assert not mover.search(board), board
+    page.locator("#prev").click()  # before the end, the mover is shown again
+    expect(page.locator("#status")).to_contain_text("After move")
+    expect(page.locator("#board")).to_contain_text(mover)
+    page.close()

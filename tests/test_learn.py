@@ -222,6 +222,40 @@ def test_a_lesson_of_each_game_completed_by_clicking(server: str, browser: Brows
     context.close()
 
 
+def test_the_hints_text_is_in_view_beside_its_button(server: str, browser: Browser) -> None:
+    """The findings: the hint's text appeared below the fold (y 828-847 in an 800 px window)."""
+    created = httpx.post(
+        f"{server}/api/games",
+        json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "random"}]},
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server + created["seats"][0]["link"])
+    expect(page.locator("#status")).to_have_text("Your move.")
+    page.locator("#hint").click()
+    hint = page.get_by_text(re.compile(r"Hint \(\w+\): B[DL]"))
+    expect(hint).to_be_visible()
+    box = hint.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+    page.close()
+
+
+def test_a_lessons_verdict_stays_in_view_when_the_move_is_made_below_the_fold(
+    server: str, browser: Browser
+) -> None:
+    """The findings: at 1280x800 the verdict scrolled out of view (1% of it on screen in Shobu's lesson)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/learn/shobu")
+    expect(page.locator("#lesson-title")).not_to_be_empty()
+    page.locator("#try-typed").scroll_into_view_if_needed()
+    page.locator("#typed").fill("not a move")
+    page.locator("#try-typed").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_class(re.compile("wrong"))
+    box = verdict.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+    page.close()
+
+
 def test_hint_and_legal_moves_on_the_game_page(server: str, browser: Browser) -> None:
     created = httpx.post(
         f"{server}/api/games",
@@ -231,7 +265,7 @@ def test_hint_and_legal_moves_on_the_game_page(server: str, browser: Browser) ->
     page.goto(server + created["seats"][0]["link"])
     expect(page.locator("#status")).to_have_text("Your move.")
     page.locator("#hint").click()
-    expect(page.locator("#notice")).to_contain_text(re.compile(r"Hint \(\w+\): B[DL]"))
+    expect(page.locator("#hint-text")).to_contain_text(re.compile(r"Hint \(\w+\): B[DL]"))
     assert page.locator("#board [data-target].selected").count() == 1, "the hint's piece is selected"
     page.locator("#show-legal").check()
     expect(page.locator("#legal-list button")).to_have_count(232)

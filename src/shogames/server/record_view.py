@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from shogames.core.errors import ShogamesError
-from shogames.records import parse_record, replay
+from shogames.records import UNFINISHED, parse_record, replay
 from shogames.server.service import position_step, result_text
 
 MAX_RECORD_BYTES: Final = 256 * 1024
@@ -55,8 +55,9 @@ def replay_view(text: str, around: int | None = None, count: int = MAX_STEPS) ->
         count: how many positions the window holds, 1 to :data:`MAX_STEPS`.
 
     Returns:
-        ``game`` (id, name, settings, players), ``names`` of the players, ``result_text``, ``moves`` (every
-        ply: number, text and seat, ``-1`` for chance), ``plies`` (how many), and ``steps``: the positions
+        ``game`` (id, name, settings, players), ``names`` of the players, ``result_text``, ``finished``
+        (whether the record has a result), ``moves`` (every ply: number, text and seat, ``-1`` for
+        chance), ``plies`` (how many), and ``steps``: the positions
         after plies ``first_step`` to ``first_step + len(steps) - 1``, as ``GET
         /api/games/{id}/positions/{ply}`` gives them.
 
@@ -97,6 +98,7 @@ def replay_view(text: str, around: int | None = None, count: int = MAX_STEPS) ->
         },
         "names": [record.headers.get(seat, "?") for seat in game.player_names],
         "result_text": result_text(game, record.result, record.termination),
+        "finished": record.result != UNFINISHED,
         "moves": [
             {"ply": index + 1, "text": move_text, "seat": movers[index]}
             for index, move_text in enumerate(record.moves)

@@ -12,6 +12,7 @@ const message = document.getElementById("message");
 const seatList = document.getElementById("seats");
 const moveList = document.getElementById("moves");
 const notice = document.getElementById("notice");
+const hintText = document.getElementById("hint-text"); // beside the Hint button, in view when it is clicked
 const baseTitle = document.title;
 const LOW_TIME_MS = 10_000; // a running clock under this is shown as low
 
@@ -112,6 +113,12 @@ function announce(data, sincePly) {
   const notes = data.moves.filter((move) => move.ply > sincePly && move.note).map((move) => move.note);
   if (notes.length) notice.textContent = notes.join(". ") + ".";
   else if (data.ply !== sincePly) notice.textContent = data.notice ?? "";
+  if (data.ply !== sincePly) showHint(""); // a hint is for the position it was asked in
+}
+
+function showHint(words) {
+  hintText.textContent = words;
+  hintText.hidden = !words;
 }
 
 // --- Moving by clicking. ---
@@ -469,15 +476,15 @@ document.getElementById("hint").addEventListener("click", async () => {
   const seat = snap.to_move;
   const version = snap.version;
   showMessage("");
-  notice.textContent = "Looking for a good move…";
+  showHint("Looking for a good move…");
   try {
     const hint = await api(`/api/games/${gameId}/hint`, { token: mySeats.get(seat) });
     if (snap.version !== version) return;
-    notice.textContent = `Hint (${hint.level}): ${hint.move}`;
+    showHint(`Hint (${hint.level}): ${hint.move}`);
     selection = hint.clicks.filter((target) => !target.startsWith("opt:")).slice(0, 1);
     render();
   } catch (error) {
-    notice.textContent = "";
+    showHint("");
     showMessage(error.message);
   }
 });

@@ -162,7 +162,10 @@ async function render() {
     if (shown !== ply) return; // the user stepped on while the window came
   }
   const step = steps.get(shown);
-  drawBoard(document.getElementById("board"), renderer, step.position, { orientation, names: data.game.players, last: step.last });
+  // After the last move of a finished game nobody is to move, even where the game ended off the board
+  // (a resignation, a loss on time) and its last position would still name a mover.
+  const over = data.finished && shown === data.plies;
+  drawBoard(document.getElementById("board"), renderer, step.position, { orientation, names: data.game.players, last: step.last, over });
   const total = data.plies;
   document.getElementById("status").textContent =
     ply === total ? `After the last move (${total}): ${data.result_text}.` : `After move ${ply} of ${total}.`;
