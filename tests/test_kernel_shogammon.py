@@ -5,6 +5,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,9 +16,18 @@ import shogames
 from kernel_helpers import check_random_game, game_from_row
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
+from shogames.core.protocol import CHANCE
 from shogames.core.settings import parse_settings_text
-from shogames.games.shogammon import ShogammonGame
-from shogames.games.shogammon.kernel import C_DROP_STACK, STEPS, ShogammonKernel, build_geometry
+from shogames.games.shogammon import OPEN, ROLL, ShogammonGame, ShogammonMove
+from shogames.games.shogammon.kernel import (
+    C_DROP_STACK,
+    SERIAL_ROWS,
+    STEPS,
+    ShogammonBatch,
+    ShogammonKernel,
+    build_geometry,
+)
+from shogames.kernels.common import game_stream
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
 from test_perft import PerftEntry, load_entries
 
@@ -410,3 +420,134 @@ def test_shogammon_batches_are_the_same_on_any_number_of_threads(settings: dict[
     rolled = start.play(start.legal_moves()[-1])
     counts = {kernel.perft(rolled, 3, bulk=bulk, threads=t) for bulk in (True, False) for t in (1, 2)}
     assert counts == {perft(rolled, 3)}
+
+
+# --- The compiled batch (the batched environment) ---------------------------------------------------------
+
+
+MASK64 = (1 << 64) - 1
+
+
+def _die(stream: int) -> tuple[int, int]:
+    """SplitMix64's next state and a die from it (Lemire's multiply-shift), in plain Python."""
+    stream = (stream + 0x9E3779B97F4A7C15) & MASK64
+    z = stream
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    bits = z ^ (z >> 31)
+    return stream, ((bits >> 32) * 6 >> 32) + 1
+
+
+def _rolled(state: Any, stream: int) -> tuple[Any, int]:
+    """The reference state after the dice a batch row's stream throws, up to a decision (as the batch)."""
+    while state.to_move == CHANCE:
+        stream, a = _die(stream)
+        stream, b = _die(stream)
+        if state.is_opening_roll:
+            while a == b:
+                stream, b = _die(stream)
+            state = state.play(ShogammonMove(OPEN, die=a, die2=b))
+        else:
+            state = state.play(ShogammonMove(ROLL, die=min(a, b), die2=max(a, b)))
+    return state, stream
+
+
+def _check_rows(batch: Any, states: list[Any]) -> None:
+    """Every row of the batch is its reference state, with the reference's observation, mask and mover."""
+    observations, masks, movers = batch.observe(), batch.legal_mask(), batch.to_move()
+    for row, state in enumerate(states):
+        assert batch.state(row).to_text() == state.to_text()
+        seat = state.to_move
+        assert movers[row] == (-1 if seat is None else seat)
+        assert np.flatnonzero(masks[row]).tolist() == state.legal_actions(), state.to_text()
+        expected = np.array(state.observation_tensor(seat or 0), dtype=np.float32)
+        assert np.array_equal(observations[row].reshape(-1), expected), state.to_text()
+
+
+@pytest.mark.parametrize(
+    ("settings", "rows", "steps"),
+    [
+        ({}, 16, 200),
+        ({"preset": "backgammon", "max_turns": 40}, 12, 160),
+        (
+            {
+                "point_capture": "simultaneous",
+                "drop_stack": "on",
+                "die_map": "custom",
+                "custom_map": "1:GR,2:LN,3:S,4:P,5:B,6:K",
+                "max_turns": 25,
+            },
+            12,
+            160,
+        ),
+    ],
+)
+def test_the_batch_steps_as_the_reference(settings: dict[str, Any], rows: int, steps: int) -> None:
+    named = dict(settings)
+    game = shogames.make("shogammon", named.pop("preset", None), **named)
+    batch = require_kernel(game).batch(rows, seed=11)
+    assert isinstance(batch, ShogammonBatch)
+    initial = game.new_initial_state()
+    streams = [int(stream) for stream in batch.streams]
+    rng = random.Random(str(settings))
+    states = []
+    for row in range(rows):
+        state, streams[row] = _rolled(initial, int(common_stream(11, row)))
+        states.append(state)
+    _check_rows(batch, states)
+    ended_games = 0
+    for _ in range(steps):
+        actions = [rng.choice(state.legal_actions()) if not state.is_terminal() else 0 for state in states]
+        returns, terminated, truncated = batch.step(np.array(actions))
+        for row, state in enumerate(states):
+            if state.is_terminal():
+                continue
+            states[row], streams[row] = _rolled(state.play_action(actions[row]), streams[row])
+            after = states[row]
+            assert terminated[row] == (after.is_terminal() and not after.is_truncated())
+            assert truncated[row] == after.is_truncated()
+            assert returns[row].tolist() == (list(after.returns()) if after.is_terminal() else [0.0, 0.0])
+        assert [int(stream) for stream in batch.streams] == streams
+        _check_rows(batch, states)
+        over = np.array([state.is_terminal() for state in states])
+        if over.any():
+            ended_games += int(over.sum())
+            batch.reset(over)
+            for row in map(int, np.flatnonzero(over)):
+                states[row], streams[row] = _rolled(initial, streams[row])
+            _check_rows(batch, states)
+    assert ended_games > 0 or "max_turns" not in settings
+
+
+def common_stream(seed: int, row: int) -> int:
+    """Row ``row``'s stream at the start (``kernels.common.game_stream``)."""
+    return int(game_stream(np.uint64(seed), row))
+
+
+def test_the_batch_refuses_illegal_actions_and_offers_none_under_fourfold() -> None:
+    kernel = require_kernel(ShogammonGame())
+    batch = kernel.batch(3, seed=2)
+    assert batch is not None
+    before = [batch.state(row) for row in range(3)]
+    legal = [int(np.flatnonzero(batch.legal_mask()[row])[0]) for row in range(3)]
+    with pytest.raises(ValueError, match=r"rows \[1\]"):
+        batch.step(np.array([legal[0], 34_592 if legal[1] != 34_592 else 0, legal[2]]))
+    assert batch.state(1) == before[1] and batch.state(0) != before[0]
+    with pytest.raises(ValueError, match="one action id per game"):
+        batch.step(np.array([0, 1]))
+    assert require_kernel(ShogammonGame(None, repetition="fourfold")).batch(2) is None
+    assert kernel.batch(1, seed=2) is not None
+
+
+def test_a_batch_row_plays_the_same_game_on_one_thread_or_several() -> None:
+    kernel = require_kernel(ShogammonGame())
+    small, large = kernel.batch(4, seed=6), kernel.batch(SERIAL_ROWS + 4, seed=6)
+    assert small is not None and large is not None
+    for _ in range(30):
+        choice = [int(np.flatnonzero(mask)[-1]) for mask in large.legal_mask()]
+        small.step(np.array(choice[:4]))
+        ended = large.step(np.array(choice))
+        large.reset(ended[1] | ended[2])
+        small_over = small.to_move() < 0
+        small.reset(small_over)
+        assert [small.state(row) for row in range(4)] == [large.state(row) for row in range(4)]

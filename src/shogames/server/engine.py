@@ -18,6 +18,10 @@ is cut into pieces (``ANALYSIS_PIECE`` positions each, in :mod:`shogames.server.
 its turn, so other clients' work runs between them. The games between computer players count as one
 client (:data:`COMPUTER_GAMES`): people's work is not held back by theirs.
 
+With ``address`` (``shogames serve --engine-address``) both pools' calls run as Ray tasks on a cluster's
+engine workers instead (:class:`~shogames.server.remote_engine.RayPool`), with the same priorities, turns
+and limits: the work leaves the machine that serves the games.
+
 Every worker is started and warmed (:func:`warm_worker`: shogames imported, each game's compiled kernel
 loaded from numba's cache) when the server starts, before it says it is ready, and a worker that replaces
 one killed for running past its limit warms before it takes work: a cold start is never charged to a move.
@@ -31,7 +35,7 @@ import contextlib
 import importlib
 import os
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from shogames.server.workers import WorkerPool, WorkerTimeoutError, default_size
 
@@ -45,6 +49,22 @@ STUDY_NICE: Final = 10
 
 COMPUTER_GAMES: Final = "games between computer players"
 """The client that the moves of games with no person seat count as: one turn for all of them."""
+
+
+class EnginePool(Protocol):
+    """What the engine needs of a pool: local worker processes or a Ray cluster's workers."""
+
+    size: int
+    """How many calls may run at once."""
+
+    async def start(self) -> None:
+        """Start and warm the workers; returns when they are ready."""
+
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float) -> T:
+        """Run ``fn(*args)`` on a worker within ``timeout`` seconds."""
+
+    def close(self) -> None:
+        """Stop the workers."""
 
 
 class EngineBusyError(Exception):
@@ -164,6 +184,8 @@ class Engine:
         jobs_per_client: study jobs a client may have running or waiting.
         warm: warm each worker (:func:`warm_worker`) before it takes work; tests that never think may
             start cold.
+        address: a Ray cluster's address: run every call there
+            (:class:`~shogames.server.remote_engine.RayPool`), ``live`` and ``study`` calls at once at most.
     """
 
     def __init__(
@@ -173,10 +195,21 @@ class Engine:
         *,
         jobs_per_client: int = JOBS_PER_CLIENT,
         warm: bool = True,
+        address: str | None = None,
     ) -> None:
         warm_up = warm_worker if warm else None
-        self.live = WorkerPool(live if live is not None else default_size(), warm=warm_up)
-        self.study = WorkerPool(study if study is not None else study_size(), nice=STUDY_NICE, warm=warm_up)
+        live_size = live if live is not None else default_size()
+        study_size_ = study if study is not None else study_size()
+        self.live: EnginePool
+        self.study: EnginePool
+        if address is not None:
+            from shogames.server.remote_engine import RayPool
+
+            self.live = RayPool(address, live_size, warm=warm_up)
+            self.study = RayPool(address, study_size_, warm=warm_up)
+        else:
+            self.live = WorkerPool(live_size, warm=warm_up)
+            self.study = WorkerPool(study_size_, nice=STUDY_NICE, warm=warm_up)
         self.jobs_per_client = jobs_per_client
         self._turns = FairTurns(self.study.size)
         self._jobs: collections.Counter[str] = collections.Counter()

@@ -20,6 +20,19 @@ the state keeps the dice left. A :class:`ShogammonMove` is a die and a board mov
 ``5:8h2b+``, ``1:P*5e``), a point capture by two pieces with both dice in one move (``4:4f5e&3:6f5e``), or
 losing a die that cannot be played when the other is played second (``6:-``). Rolls are ``1-6``; with
 ``opening_roll=backgammon`` the first move is the opening roll, one die each (``B6-W1``).
+
+Actions and observations
+------------------------
+An action is one die's move, as a ply is (a turn is up to two actions), never the whole turn; a point
+capture, which uses both dice at once, is one action. Ids are ``plane * 81 + destination`` with the
+destination seen by the mover (White's squares turned half round, ``80 - square``), 34,593 in all for
+every setting: planes 0-19 a board move's direction (:data:`ACTION_DIRECTIONS`: 8 lines, 2 knight jumps;
+the piece is the first met walking back from the destination) plus 10 if it promotes, 20-26 a drop of
+P L N S G B R, 27-426 a point capture (``27 + 20 * first half + second half``, each half a board move's
+plane); then ``34,587 + face - 1`` a lost die. The die is the moving piece's face, so it needs no field.
+A roll's id is its index in :data:`ROLLS` (21), an opening roll's in :data:`OPENING_ROLLS` (30). The
+observation is 81 planes of 9 x 9 from the observer's view (:data:`OBSERVATION_PLANES`): pieces per kind,
+side and level of a point, hands, unspent dice, the turn, repetitions and the cap's progress.
 """
 
 from __future__ import annotations
@@ -248,6 +261,103 @@ def _dead(kind: int, square: int, colour: int) -> bool:
     return (kind in (PAWN, LANCE) and rank == 0) or (kind == KNIGHT and rank <= 1)
 
 
+# --- Actions and observations (docs/games/shogammon.md, "Actions and observations") ----------------------
+
+ACTION_DIRECTIONS: Final = (
+    (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-2, -1), (-2, 1),
+)  # fmt: skip
+"""The ten ways a board move travels, as (row, column) steps in the mover's view (row -1 is forward,
+column +1 to the mover's right): the eight lines, then the knight's two jumps. A move's piece is the first
+one met walking back from its destination against its direction, so the direction names it."""
+HALF_PLANES: Final = 2 * len(ACTION_DIRECTIONS)
+"""A board move's planes: its direction, plus 10 when it promotes (also each half of a point capture)."""
+FIRST_DROP_PLANE: Final = HALF_PLANES
+"""Planes 20 .. 26: drops of P, L, N, S, G, B, R."""
+FIRST_PAIR_PLANE: Final = FIRST_DROP_PLANE + len(DROPPABLE)
+"""Planes 27 .. 426: point captures, ``27 + 20 * first half + second half``."""
+ACTION_PLANES: Final = FIRST_PAIR_PLANE + HALF_PLANES * HALF_PLANES
+"""Every plane of 81 destinations: 20 board moves, 7 drops, 400 point captures."""
+FIRST_LOSE_ACTION: Final = ACTION_PLANES * 81
+"""Actions 34,587 .. 34,592: losing a die of face 1 .. 6 (``6:-``)."""
+NUM_DISTINCT_ACTIONS: Final = FIRST_LOSE_ACTION + 6
+"""34,593: every action id of a seat, whatever the settings."""
+
+HAND_SIZES: Final = (0, 18, 4, 4, 4, 4, 2, 2)
+"""How many pieces of each droppable kind a shogi set holds (the scale of the hand planes)."""
+OBSERVATION_KINDS: Final = (*range(1, 13), 14, 15)
+"""The 14 kinds a piece on the board can be, in plane order: P L N S G B R K +P +L +N +S +B +R."""
+_KIND_PLANE: Final = {kind: index for index, kind in enumerate(OBSERVATION_KINDS)}
+_KIND_NAMES: Final = tuple(("+" if kind > KING else "") + LETTERS[_base(kind)] for kind in OBSERVATION_KINDS)
+OBSERVATION_PLANES: Final = (
+    *(f"own {name} alone or below" for name in _KIND_NAMES),
+    *(f"own {name} on top" for name in _KIND_NAMES),
+    *(f"opponent's {name} alone or below" for name in _KIND_NAMES),
+    *(f"opponent's {name} on top" for name in _KIND_NAMES),
+    *(f"own {LETTERS[kind]} in hand" for kind in DROPPABLE),
+    *(f"opponent's {LETTERS[kind]} in hand" for kind in DROPPABLE),
+    *(f"unspent dice showing {face}" for face in range(1, 7)),
+    "one die played",
+    "observer to move",
+    "observer is Black",
+    "repetitions",
+    "turn cap progress",
+)
+"""The 81 planes of the observation, each 9 x 9 in the observer's view (docs/games/shogammon.md)."""
+_OWN_HAND_PLANE: Final = 4 * len(OBSERVATION_KINDS)
+_DICE_PLANE: Final = _OWN_HAND_PLANE + 2 * len(DROPPABLE)
+
+
+def _view(square: int, colour: int) -> int:
+    """The square as ``colour`` sees it: the board turned half round for White, so that each plays up."""
+    return square if colour == BLACK else 80 - square
+
+
+def _direction_table(colour: int) -> tuple[int, ...]:
+    """Per ``origin * 81 + to``: the index in :data:`ACTION_DIRECTIONS` of a move from origin to to, or -1."""
+    table = []
+    for origin in range(81):
+        for to in range(81):
+            row, col = divmod(_view(origin, colour), 9)
+            to_row, to_col = divmod(_view(to, colour), 9)
+            dr, dc = to_row - row, to_col - col
+            if (dr, dc) in ACTION_DIRECTIONS[8:]:
+                table.append(ACTION_DIRECTIONS.index((dr, dc)))
+            elif (dr or dc) and (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+                table.append(ACTION_DIRECTIONS.index(((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))))
+            else:
+                table.append(-1)
+    return tuple(table)
+
+
+def _source_table(colour: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per destination and direction: the squares a move's piece may come from, nearest first.
+
+    A line's squares walking back from the destination (the piece is the first occupied one), or the one
+    square of a knight's jump.
+    """
+    table = []
+    for to in range(81):
+        row, col = divmod(_view(to, colour), 9)
+        per_direction = []
+        for index, (dr, dc) in enumerate(ACTION_DIRECTIONS):
+            squares = []
+            r, c = row - dr, col - dc
+            while 0 <= r < 9 and 0 <= c < 9:
+                squares.append(_view(r * 9 + c, colour))
+                if index >= 8:
+                    break  # a jump has one square
+                r, c = r - dr, c - dc
+            per_direction.append(tuple(squares))
+        table.append(tuple(per_direction))
+    return tuple(table)
+
+
+_DIRECTION_OF: Final = (_direction_table(BLACK), _direction_table(WHITE))
+_SOURCES: Final = (_source_table(BLACK), _source_table(WHITE))
+_ROLL_IDS: Final = {move: index for index, (move, _) in enumerate(ROLLS)}
+_OPENING_IDS: Final = {move: index for index, (move, _) in enumerate(OPENING_ROLLS)}
+
+
 # --- Settings ---------------------------------------------------------------------------------------------
 
 _OFF_ON: Final = ("off", "on")
@@ -366,8 +476,42 @@ class ShogammonGame(Game["ShogammonState"]):
 
     @property
     def max_game_length(self) -> int:
-        """At most three plies per turn (the roll and two moves); without a cap, 3 million."""
+        """Three plies per turn of the cap: ``3 * max_turns``, a bound that games reach.
+
+        A turn is a roll (the opening roll on turn 1 with ``opening_roll=backgammon``) and at most two
+        moves: one per die, or one point capture for both, or a lost die and the other's move; a turn
+        whose dice have no play ends with its roll. The game stops when ``max_turns`` turns are done, so
+        it lasts at most ``3 * max_turns`` plies, and a game of 6-6 rolls whose kings step off and back
+        lasts exactly that. ``max_turns=0`` has no cap and no bound (a game may never end): then 3
+        million, the bound of a cap of a million turns, for the loops that need a number.
+        """
         return 3 * (self.max_turns or 1_000_000)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """34,593 for every setting: 81 destinations x 427 planes, then 6 lost dice.
+
+        A board move is its destination, its direction (8 lines and 2 knight jumps: the piece is the first
+        one met walking back against it) and its promotion: 20 planes. A drop is its destination and kind:
+        7 planes. A point capture is its point and both halves (direction and promotion each): 400 planes.
+        Losing a die is its face. All from the mover's view (``docs/games/shogammon.md``).
+        """
+        return NUM_DISTINCT_ACTIONS
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The 21 rolls; 30 with ``opening_roll=backgammon`` (the opening roll's outcomes)."""
+        return len(OPENING_ROLLS) if self.backgammon_opening else len(ROLLS)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """81 planes of the 9 x 9 board (:data:`OBSERVATION_PLANES`)."""
+        return (len(OBSERVATION_PLANES), 9, 9)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """Pieces per kind, side and level, hands, dice, the turn, the repetitions and the cap's progress."""
+        return OBSERVATION_PLANES
 
     @property
     def has_chance(self) -> bool:
@@ -477,6 +621,7 @@ class ShogammonState(State[ShogammonMove]):
         "_hands",
         "_history",
         "_legal",
+        "_legal_set",
         "_lower",
         "_ply",
         "_side",
@@ -510,6 +655,7 @@ class ShogammonState(State[ShogammonMove]):
         self._turns = turns
         self._ply = ply
         self._legal: tuple[ShogammonMove, ...] | None = None
+        self._legal_set: frozenset[ShogammonMove] | None = None
         self._winner = winner
         # repetition=fourfold: the positions that stood at the start of each turn so far (ruling 27), this
         # one included when it stands at the start of a turn (``_stands``).
@@ -835,6 +981,166 @@ class ShogammonState(State[ShogammonMove]):
             return state._end_turn()
         return state
 
+    # --- Actions and observations --------------------------------------------------------------------
+
+    def move_to_action(self, move: ShogammonMove) -> int:
+        """The action id of ``move`` from the mover's view (``docs/games/shogammon.md``).
+
+        A roll's id is its index in :data:`ROLLS` (an opening roll's in :data:`OPENING_ROLLS`). A seat's
+        move is ``plane * 81 + destination`` (the destination seen by the mover), where the plane is the
+        direction plus 10 for a promotion (board moves), 19 plus the kind (drops), or 27 plus 20 times the
+        first half plus the second (point captures, each half as a board move's plane); a lost die is
+        :data:`FIRST_LOSE_ACTION` plus its face less one.
+
+        Raises:
+            ValueError: the game is over, or ``move`` cannot be a move here (a roll at a decision, a die
+                that is not left, a board move that is not along a line or a knight's jump).
+        """
+        if self.is_terminal():
+            raise ValueError("the game is over: no move has an action id")
+        if not isinstance(move, ShogammonMove):
+            raise ValueError(f"a Shogammon move is a ShogammonMove, got {move!r}")
+        if not self._dice:
+            action = (_OPENING_IDS if self._opening() else _ROLL_IDS).get(move)
+            if action is None:
+                raise ValueError(f"{move!r} is not a roll of this state, which waits for the dice")
+            return action
+        kind = move.kind
+        if kind in (ROLL, OPEN):
+            raise ValueError(f"{move!r} is a roll, but the dice are rolled")
+        if move.die not in self._dice:
+            raise ValueError(f"{move!r} plays a die that is not left (the dice left: {self._dice})")
+        if kind == LOSE:
+            return FIRST_LOSE_ACTION + move.die - 1
+        to = move.to
+        if not 0 <= to < 81:
+            raise ValueError(f"{move!r} has no destination square")
+        colour = self._side
+        destination = to if colour == BLACK else 80 - to
+        if kind == ACT:
+            if move.drop:
+                if move.drop not in DROPPABLE or move.origin != -1 or move.promote:
+                    raise ValueError(f"{move!r} is not a drop")
+                return (FIRST_DROP_PLANE - 1 + move.drop) * 81 + destination
+            return _half_plane(move, move.origin, to, move.promote, colour) * 81 + destination
+        if kind == PAIR:
+            if move.to2 != to or move.drop:
+                raise ValueError(f"{move!r} is not a point capture: both pieces go to one point")
+            first = _half_plane(move, move.origin, to, move.promote, colour)
+            second = _half_plane(move, move.origin2, to, move.promote2, colour)
+            return (FIRST_PAIR_PLANE + HALF_PLANES * first + second) * 81 + destination
+        raise ValueError(f"{move!r} is not a Shogammon move kind")
+
+    def action_to_move(self, action: int) -> ShogammonMove:
+        """The legal move with id ``action``, decoded directly (the inverse of :meth:`move_to_action`).
+
+        A board move's piece is the first one met walking back from the destination against the
+        direction; the second half of a point capture is found so after the first has left its square
+        (or as the board stands, with ``point_capture=simultaneous``).
+
+        Raises:
+            IllegalMoveError: no legal move here has this id (the message lists the legal ones).
+        """
+        move = self._decode_action(action)
+        if move is None:
+            raise self._illegal_action(action)
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_moves())
+        if move not in self._legal_set:
+            raise self._illegal_action(action)
+        return move
+
+    def _decode_action(self, action: object) -> ShogammonMove | None:
+        """The move ``action`` names here if it names one (legal or not), else ``None``."""
+        if not isinstance(action, int) or isinstance(action, bool) or action < 0 or self.is_terminal():
+            return None
+        if not self._dice:
+            rolls = OPENING_ROLLS if self._opening() else ROLLS
+            return rolls[action][0] if action < len(rolls) else None
+        if action >= FIRST_LOSE_ACTION:
+            face = action - FIRST_LOSE_ACTION + 1
+            return ShogammonMove(LOSE, die=face) if face <= 6 else None
+        plane, destination = divmod(action, 81)
+        colour = self._side
+        to = destination if colour == BLACK else 80 - destination
+        lower, upper, faces = self._lower, self._upper, self._game.faces
+        sign = 1 if colour == BLACK else -1
+        if FIRST_DROP_PLANE <= plane < FIRST_PAIR_PLANE:
+            kind = plane - FIRST_DROP_PLANE + 1
+            return ShogammonMove(ACT, faces[kind], -1, to, 0, kind)
+        half = plane if plane < FIRST_DROP_PLANE else (plane - FIRST_PAIR_PLANE) // HALF_PLANES
+        origin = _first_occupied(_SOURCES[colour][to][half % 10], lower, -1)
+        piece = (upper[origin] or lower[origin]) if origin >= 0 else 0
+        if piece * sign <= 0:
+            return None
+        die = faces[_base(piece * sign)]
+        if plane < FIRST_DROP_PLANE:
+            return ShogammonMove(ACT, die, origin, to, half // 10)
+        if len(self._dice) != 2:
+            return None
+        second = (plane - FIRST_PAIR_PLANE) % HALF_PLANES
+        # Sequential: the second piece is found after the first has left its square (emptied unless the
+        # first was a point's top). Simultaneous: as the board stands.
+        lifted = -1 if self._game.simultaneous or upper[origin] else origin
+        origin2 = _first_occupied(_SOURCES[colour][to][second % 10], lower, lifted)
+        if origin2 < 0:
+            return None
+        return ShogammonMove(
+            PAIR, die, origin, to, half // 10, 0, self._other_die(die), origin2, to, second // 10
+        )
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """The 81 planes of 9 x 9 that ``seat`` sees, its pieces first, the board turned to its view.
+
+        White sees the board turned half round (square ``s`` at ``80 - s``), so each seat plays up. The
+        planes are :data:`OBSERVATION_PLANES`: for each side (the observer's first) and level (a piece
+        alone or under a point, then a point's top), 14 planes of kinds with 1 where one stands; each
+        hand's count per kind over a shogi set's (18 pawns, 4 of L N S G, 2 of B R); the unspent dice per
+        face (1 or 2, over 2); 1 after the turn's first die is played; 1 where the observer is to move
+        or to roll; 1 where it plays Black; how often the position (board, hands, side to roll) has
+        stood at a turn's start, this time included, over 4 (``repetition=fourfold``, else 0); and the
+        turns played over ``max_turns`` (0 without a cap). Constant planes are filled.
+
+        Raises:
+            ValueError: ``seat`` is not 0 or 1.
+        """
+        self._check_seat(seat)
+        tensor = [0.0] * (len(OBSERVATION_PLANES) * 81)
+        sign = 1 if seat == BLACK else -1
+        opponent = 2 * len(OBSERVATION_KINDS)
+        top = len(OBSERVATION_KINDS)
+        for square, below in enumerate(self._lower):
+            if not below:
+                continue
+            cell = square if seat == BLACK else 80 - square
+            side = 0 if below * sign > 0 else opponent
+            tensor[(side + _KIND_PLANE[abs(below)]) * 81 + cell] = 1.0
+            above = self._upper[square]
+            if above:
+                tensor[(side + top + _KIND_PLANE[abs(above)]) * 81 + cell] = 1.0
+        constants: list[tuple[int, float]] = []
+        for index, kind in enumerate(DROPPABLE):
+            for colour, first in ((seat, _OWN_HAND_PLANE), (1 - seat, _OWN_HAND_PLANE + len(DROPPABLE))):
+                count = self._hands[8 * colour + kind]
+                if count:
+                    constants.append((first + index, count / HAND_SIZES[kind]))
+        constants.extend((_DICE_PLANE + face - 1, self._dice.count(face) / 2) for face in set(self._dice))
+        flags = _DICE_PLANE + 6
+        if len(self._dice) == 1:
+            constants.append((flags, 1.0))
+        if not self.is_terminal() and self._side == seat:
+            constants.append((flags + 1, 1.0))
+        if seat == BLACK:
+            constants.append((flags + 2, 1.0))
+        if self._history:
+            standing = RepetitionKey(self._lower, self._upper, self._hands, self._side)
+            constants.append((flags + 3, self._history.count(standing) / 4))
+        if self._game.max_turns:
+            constants.append((flags + 4, self._turns / self._game.max_turns))
+        for plane, value in constants:
+            tensor[plane * 81 : plane * 81 + 81] = [value] * 81
+        return tensor
+
     # --- Text ------------------------------------------------------------------------------------------
 
     def to_text(self) -> str:
@@ -1021,6 +1327,26 @@ def _actions(
                 continue
             acts.append(ShogammonMove(ACT, die, -1, to, 0, kind))
     return acts, halves
+
+
+def _half_plane(move: ShogammonMove, origin: int, to: int, promote: int, colour: int) -> int:
+    """The plane of one piece's move from ``origin`` to ``to``: its direction, plus 10 if it promotes.
+
+    Raises:
+        ValueError: the squares are not on one line or a knight's jump apart.
+    """
+    direction = _DIRECTION_OF[colour][origin * 81 + to] if 0 <= origin < 81 and promote in (0, 1) else -1
+    if direction < 0:
+        raise ValueError(f"{move!r} is not a move of a piece along a line or a knight's jump")
+    return direction + len(ACTION_DIRECTIONS) * promote
+
+
+def _first_occupied(squares: tuple[int, ...], lower: _Board, lifted: int) -> int:
+    """The first of ``squares`` with a piece (``lifted`` counts as empty), or -1."""
+    for square in squares:
+        if lower[square] and square != lifted:
+            return square
+    return -1
 
 
 def _pawn_on_file(lower: _Board, upper: _Board, col: int, sign: int) -> bool:

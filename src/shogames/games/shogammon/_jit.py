@@ -36,7 +36,17 @@ import numpy as np
 from numba import njit, prange
 from numba.types import Tuple, int64
 
-from shogames.games.shogammon import CONFIDENCE, HAND_BONUS, MATERIAL_SCALE, NEXT_BEST_SHARE, POINT_BONUS
+from shogames.games.shogammon import (
+    CONFIDENCE,
+    FIRST_DROP_PLANE,
+    FIRST_LOSE_ACTION,
+    FIRST_PAIR_PLANE,
+    HAND_BONUS,
+    HAND_SIZES,
+    MATERIAL_SCALE,
+    NEXT_BEST_SHARE,
+    POINT_BONUS,
+)
 from shogames.kernels import common
 from shogames.kernels.common import U64, below, game_stream, splitmix
 
@@ -922,3 +932,184 @@ def alphabeta(
     stats[0] = ctx[common.C_NODES]
     stats[1] = completed
     return best_index, best_value
+
+
+# --- Batches of games (the batched environment, shogames.envs) -------------------------------------------
+#
+# A batch is one state array per row (``states``, rows x SIZE) and one SplitMix64 stream per row. Actions
+# are the protocol's ids (ShogammonState.move_to_action): :func:`action_of` numbers a move code as the
+# reference does, with ``directions`` (2 x 81 * 81: the direction index of a move from origin to to per
+# colour, -1 off the lines) built by the kernel from ACTION_DIRECTIONS. ``repetition=fourfold`` has no
+# compiled batch (its history would be one per row), so the work arrays here hold no history.
+
+KIND_PLANES = 14  # P L N S G B R K +P +L +N +S +B +R
+OWN_HAND_PLANE = 4 * KIND_PLANES
+DICE_PLANE = OWN_HAND_PLANE + 14
+FLAG_PLANE = DICE_PLANE + 6  # one die played, observer to move, observer is Black, repetitions, cap
+OBSERVATION_SIZE = (FLAG_PLANE + 5) * 81
+
+
+@njit(cache=True)
+def action_of(st, code, directions):
+    """The action id of a move code at a decision of ``st`` (the reference's ``move_to_action``)."""
+    kind = code & 7
+    colour = st[SIDE]
+    if kind == LOSE:
+        return FIRST_LOSE_ACTION + ((code >> 3) & 7) - 1
+    to = to_of(code)
+    destination = to if colour == 0 else 80 - to
+    drop = (code >> 21) & 7
+    if kind == ACT and drop != 0:
+        return (FIRST_DROP_PLANE - 1 + drop) * 81 + destination
+    first = directions[colour, origin_of(code) * 81 + to] + 10 * ((code >> 20) & 1)
+    if kind == ACT:
+        return first * 81 + destination
+    second = directions[colour, (((code >> 27) & 127) - 1) * 81 + to] + 10 * ((code >> 41) & 1)
+    return (FIRST_PAIR_PLANE + 20 * first + second) * 81 + destination
+
+
+@njit(cache=True)
+def batch_streams(seed, size):
+    """Each row's random stream: :func:`common.game_stream` of the seed and the row."""
+    streams = np.empty(size, dtype=np.uint64)
+    for row in range(size):
+        streams[row] = game_stream(seed, row)
+    return streams
+
+
+@njit(cache=True)
+def roll_to_decision(st, stream, rules, work):
+    """Roll the dice from ``stream`` (as the playouts do) until a side must move or the game is over."""
+    cfg = rules[0]
+    while not ended(st, cfg) and st[NDICE] == 0:
+        stream, bits = splitmix(stream)
+        a = below(bits, 6) + 1
+        stream, bits = splitmix(stream)
+        b = below(bits, 6) + 1
+        if cfg[C_BACKGAMMON] and st[TURNS] == 0:
+            while a == b:
+                stream, bits = splitmix(stream)
+                b = below(bits, 6) + 1
+            move = OPEN | a << 3 | b << 24
+        else:
+            move = ROLL | min(a, b) << 3 | max(a, b) << 24
+        play(st, move, rules, work)
+    return stream
+
+
+@njit(cache=True)
+def batch_row(st, stream, action, rules, directions, work, moves):
+    """Play the action id ``action`` on a row at a decision, then the dice up to the next one.
+
+    Returns the stream and the row's end: 0 going on (or already over: left as it is), 1 ended by the
+    rules, 2 cut by the turn cap, -1 no legal move has that id (the row is left as it is).
+    """
+    cfg = rules[0]
+    if ended(st, cfg):
+        return stream, 0
+    n = legal_moves(st, rules, moves, work)
+    code = -1
+    for i in range(n):
+        if action_of(st, moves[i], directions) == action:
+            code = moves[i]
+            break
+    if code < 0:
+        return stream, -1
+    play(st, code, rules, work)
+    stream = roll_to_decision(st, stream, rules, work)
+    if not ended(st, cfg):
+        return stream, 0
+    return stream, 1 if st[WINNER] >= 0 or st[END] != 0 else 2
+
+
+@njit(cache=True, parallel=True)
+def batch_play(states, streams, actions, stepping, resetting, start, blocks, rules, directions, status):
+    """Step (``stepping``) every row by its action, or start a new game in the rows ``resetting`` names.
+
+    ``status`` gets each row's end (:func:`batch_row`; 0 after a reset). The rows are shared among
+    ``blocks`` blocks, one per thread, each with work space of its own; a row's game depends only on
+    its own stream.
+    """
+    size = states.shape[0]
+    blocks = max(1, min(size, blocks))
+    for block in prange(blocks):
+        work = np.empty(WORK_SIZE, dtype=np.int64)
+        moves = np.empty(MAX_MOVES, dtype=np.int64)
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            st = states[row]
+            status[row] = 0
+            if stepping:
+                streams[row], status[row] = batch_row(
+                    st, streams[row], actions[row], rules, directions, work, moves
+                )
+            elif resetting[row]:
+                st[:] = start
+                streams[row] = roll_to_decision(st, streams[row], rules, work)
+
+
+@njit(cache=True, parallel=True)
+def batch_mask(states, blocks, rules, directions, out):
+    """Each row's legal action ids (``out``, rows x actions, all false once over)."""
+    size = states.shape[0]
+    blocks = max(1, min(size, blocks))
+    for block in prange(blocks):
+        work = np.empty(WORK_SIZE, dtype=np.int64)
+        moves = np.empty(MAX_MOVES, dtype=np.int64)
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            out[row, :] = False
+            st = states[row]
+            n = legal_moves(st, rules, moves, work)
+            for i in range(n):
+                out[row, action_of(st, moves[i], directions)] = True
+
+
+@njit(cache=True, inline="always")
+def fill(out, plane, value):
+    for cell in range(plane * 81, plane * 81 + 81):
+        out[cell] = value
+
+
+@njit(cache=True)
+def observe_row(st, cfg, out):
+    """A row's observation from its side to move (Black once over), as the reference's observation_tensor."""
+    out[:] = 0.0
+    over = ended(st, cfg)
+    seat = 0 if over else st[SIDE]
+    sign = 1 if seat == 0 else -1
+    for square in range(81):
+        lower = st[LOWER + square]
+        if lower == 0:
+            continue
+        cell = square if seat == 0 else 80 - square
+        side = 0 if lower * sign > 0 else 2 * KIND_PLANES
+        kind = abs(lower)
+        out[(side + (kind - 1 if kind <= 12 else kind - 2)) * 81 + cell] = 1.0
+        upper = st[UPPER + square]
+        if upper != 0:
+            kind = abs(upper)
+            out[(side + KIND_PLANES + (kind - 1 if kind <= 12 else kind - 2)) * 81 + cell] = 1.0
+    for kind in range(1, 8):
+        for other in range(2):
+            count = st[HANDS + 8 * (seat if other == 0 else 1 - seat) + kind]
+            if count != 0:
+                fill(out, OWN_HAND_PLANE + 7 * other + kind - 1, count / HAND_SIZES[kind])
+    if st[NDICE] == 2 and st[DIE0] == st[DIE1]:
+        fill(out, DICE_PLANE + st[DIE0] - 1, 1.0)
+    else:
+        for k in range(st[NDICE]):
+            fill(out, DICE_PLANE + st[DIE0 + k] - 1, 0.5)
+    if st[NDICE] == 1:
+        fill(out, FLAG_PLANE, 1.0)
+    if not over and st[SIDE] == seat:
+        fill(out, FLAG_PLANE + 1, 1.0)
+    if seat == 0:
+        fill(out, FLAG_PLANE + 2, 1.0)
+    if cfg[C_MAX_TURNS] > 0:
+        fill(out, FLAG_PLANE + 4, st[TURNS] / cfg[C_MAX_TURNS])
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(states, cfg, out):
+    """Each row's observation (``out``, rows x 81 * 81) from its side to move's view."""
+    for row in prange(states.shape[0]):
+        observe_row(states[row], cfg, out[row])

@@ -20,10 +20,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
+from shogames.core.kernel import (
+    BatchGames,
+    Kernel,
+    PlayoutBatch,
+    compiled_threads,
+    moves_by_code,
+    playout_batch,
+)
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
+    ACTION_DIRECTIONS,
     BLACK,
     PIECE_WORTH,
     WHITE,
@@ -69,6 +77,7 @@ __all__ = [
     "HISTORY",
     "KNOWN_POSITIONS",
     "LAST_HASH",
+    "SERIAL_ROWS",
     "SIZE",
     "SLIDES",
     "STEPS",
@@ -76,8 +85,10 @@ __all__ = [
     "W_HISTORY",
     "Geometry",
     "ShogammonAlphaBeta",
+    "ShogammonBatch",
     "ShogammonKernel",
     "ShogammonMCTS",
+    "action_directions",
     "build_geometry",
     "config",
     "covers",
@@ -158,6 +169,27 @@ def build_geometry(
                         ray_table[colour, kind, square, ray, 0] = length
                         ray += 1
     return step_table, ray_table
+
+
+def action_directions() -> NDArray[np.int64]:
+    """Per colour and ``origin * 81 + to``: the index in ``ACTION_DIRECTIONS`` of that move, or -1.
+
+    Directions are the mover's: White's board is turned half round, so its forward is towards rank i.
+    """
+    table = np.full((2, 81 * 81), -1, dtype=np.int64)
+    for colour in (BLACK, WHITE):
+        for origin in range(81):
+            for to in range(81):
+                (row, col), (to_row, to_col) = divmod(origin, 9), divmod(to, 9)
+                dr, dc = to_row - row, to_col - col
+                if colour == WHITE:
+                    dr, dc = -dr, -dc
+                if (dr, dc) in ACTION_DIRECTIONS[8:]:
+                    table[colour, origin * 81 + to] = ACTION_DIRECTIONS.index((dr, dc))
+                elif (dr or dc) and (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+                    unit = ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
+                    table[colour, origin * 81 + to] = ACTION_DIRECTIONS.index(unit)
+    return table
 
 
 def covers(game: ShogammonGame) -> bool:
@@ -367,6 +399,14 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         value = float(jit.evaluate(self.encode(state), self.rules, self.worth))
         return (value, -value)
 
+    def batch(self, size: int, *, seed: int = 0) -> ShogammonBatch | None:
+        """``size`` games stepped together in compiled code (:class:`ShogammonBatch`).
+
+        ``None`` under ``repetition=fourfold``, whose history of positions would have to be kept per row
+        (the batched environment then steps the reference's states).
+        """
+        return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
+
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
         return ShogammonAlphaBeta(self, seed=seed, depth=depth)
@@ -433,6 +473,118 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         record = np.zeros((1, self.shogammon.max_game_length + 1), dtype=np.int64)
         batch = self._playouts(index, 1, seed, start, record, 1)
         return moves_by_code(self, record[0, : int(batch.plies[0])])
+
+
+SERIAL_ROWS = 16
+"""A compiled batch of fewer rows than this steps them on one thread."""
+
+
+class ShogammonBatch(BatchGames[ShogammonState]):
+    """Many Shogammon games in one int64 array, a row each in the kernel's layout, stepped by compiled code.
+
+    Row ``i`` rolls its dice from its own SplitMix64 stream, seeded by ``game_stream(seed, i)`` as the
+    playouts are, and kept from one game to the next, so a row's games depend only on the seed and the
+    row. After :meth:`reset` and :meth:`step` each row is at a side's move (the dice rolled) or at the end
+    of its game. Actions are the protocol's ids (``docs/games/shogammon.md``), decoded in compiled code by
+    numbering the row's legal moves; :meth:`observe` and :meth:`legal_mask` equal the reference's
+    ``observation_tensor`` and ``legal_action_mask`` of the row's state. The rows are shared among numba's
+    threads; a batch of fewer than :data:`SERIAL_ROWS` rows runs on one, since waking the others costs
+    more than its work. Not offered under ``repetition=fourfold`` (:meth:`ShogammonKernel.batch`).
+
+    :meth:`observe` and :meth:`legal_mask` give the same array again until the next step or reset (never
+    written afterwards), since the batched environment asks for the mask before and after each step.
+
+    Args:
+        kernel: the game's kernel (without ``repetition=fourfold``).
+        size: how many games, 1 or more.
+        seed: the seed of every row's dice.
+    """
+
+    def __init__(self, kernel: ShogammonKernel, size: int, seed: int) -> None:
+        super().__init__(kernel, size, seed)
+        if kernel.shogammon.fourfold:
+            raise ValueError("the compiled Shogammon batch does not keep repetition=fourfold's history")
+        self.shogammon_kernel = kernel
+        self.directions = action_directions()
+        self.states = np.empty((size, jit.SIZE), dtype=np.int64)
+        self.streams = jit.batch_streams(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), size)
+        self._start = kernel.encode(kernel.shogammon.new_initial_state())
+        self._status = np.zeros(size, dtype=np.int64)
+        self._no_actions = np.zeros(size, dtype=np.int64)
+        self._observation: NDArray[np.float32] | None = None
+        self._mask: NDArray[np.bool_] | None = None
+        self._threads = 1 if size < SERIAL_ROWS else None
+        self.reset(np.ones(size, dtype=np.bool_))
+
+    def _play(self, stepping: bool, actions: NDArray[np.int64], rows: NDArray[np.bool_]) -> None:
+        self._observation = self._mask = None
+        with compiled_threads(self._threads) as blocks:
+            jit.batch_play(
+                self.states, self.streams, actions, stepping, rows, self._start, blocks,
+                self.shogammon_kernel.rules, self.directions, self._status,
+            )  # fmt: skip
+
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Start a new game in every row where ``rows`` is true, its dice rolled up to a decision."""
+        chosen = np.asarray(rows, dtype=np.bool_)
+        if chosen.shape != (self.size,):
+            raise ValueError(f"reset takes one bool per game, shape ({self.size},); got {chosen.shape}")
+        self._play(False, self._no_actions, chosen)
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Play each going row's action id, then its dice up to the next decision (see the class).
+
+        Raises:
+            ValueError: ``actions`` is not one id per row, or an id is not legal in its row (that row is
+                left as it was; the others are stepped).
+        """
+        chosen = np.asarray(actions, dtype=np.int64)
+        if chosen.shape != (self.size,):
+            raise ValueError(f"step takes one action id per game, shape ({self.size},); got {chosen.shape}")
+        self._play(True, chosen, np.zeros(self.size, dtype=np.bool_))
+        status = self._status
+        failed = np.flatnonzero(status < 0)
+        if failed.size:
+            raise ValueError(
+                f"the actions of rows {failed[:8].tolist()} are not legal there (those rows were not stepped)"
+            )
+        won = (status == 1)[:, None] & (self.states[:, jit.WINNER, None] >= 0)
+        winner = self.states[:, jit.WINNER, None] == np.arange(2)
+        returns = np.where(won, np.where(winner, 1.0, -1.0), 0.0).astype(np.float32)
+        return returns, status == 1, status == 2
+
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's observation from its seat to move (Black once over), ``(size, 81, 9, 9)``."""
+        if self._observation is None:
+            out = np.empty((self.size, jit.OBSERVATION_SIZE), dtype=np.float32)
+            with compiled_threads(self._threads):
+                jit.batch_observe(self.states, self.shogammon_kernel.cfg, out)
+            self._observation = out.reshape((self.size, *self.kernel.game.observation_shape))
+        return self._observation
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over."""
+        if self._mask is None:
+            out = np.empty((self.size, self.kernel.game.num_distinct_actions), dtype=np.bool_)
+            with compiled_threads(self._threads) as blocks:
+                jit.batch_mask(self.states, blocks, self.shogammon_kernel.rules, self.directions, out)
+            self._mask = out
+        return self._mask
+
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's side to move, or -1 once its game is over."""
+        states = self.states
+        cap = int(self.shogammon_kernel.cfg[jit.C_MAX_TURNS])
+        over = (states[:, jit.WINNER] >= 0) | (states[:, jit.END] != 0)
+        if cap > 0:
+            over |= states[:, jit.TURNS] >= cap
+        return np.where(over, -1, states[:, jit.SIDE]).astype(np.int64)
+
+    def state(self, row: int) -> ShogammonState:
+        """The reference state of one row."""
+        return self.shogammon_kernel.decode(self.states[row])
 
 
 class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
