@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install shogames with its test tools into ./.venv (created on first use), then run every check:
-# ruff (lint and format), mypy (strict) and the whole pytest suite, doctests and browser tests included.
+# Install shogames with its test tools and the extras the tests use (web, postgres and plot through the test
+# extra; docs and ray) into ./.venv (created on first use), then run every check: ruff (lint and format),
+# mypy (strict) and the whole pytest suite, doctests and browser tests included.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then

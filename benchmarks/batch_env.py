@@ -45,11 +45,13 @@ PAIRINGS: dict[str, tuple[str, dict[str, int]]] = {
 
 
 def random_actions(mask: np.ndarray[Any, Any], generator: np.random.Generator) -> np.ndarray[Any, Any]:
-    """One uniformly random legal action per row of ``mask``."""
-    counts = mask.sum(axis=1)
-    picks = (generator.random(mask.shape[0]) * counts).astype(np.int64)
-    order = np.cumsum(mask, axis=1) - 1
-    chosen: np.ndarray[Any, Any] = ((order == picks[:, None]) & mask).argmax(axis=1)
+    """One uniformly random legal action per row of ``mask`` (in chunks of rows, to bound the memory)."""
+    chosen = np.empty(mask.shape[0], dtype=np.int64)
+    for first in range(0, mask.shape[0], 256):
+        rows = mask[first : first + 256]
+        picks = (generator.random(rows.shape[0]) * rows.sum(axis=1)).astype(np.int32)
+        order = np.cumsum(rows, axis=1, dtype=np.int32) - 1
+        chosen[first : first + 256] = ((order == picks[:, None]) & rows).argmax(axis=1)
     return chosen
 
 

@@ -7,8 +7,8 @@ import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import run_cli
 from shogames.analysis import analyse_record
 from shogames.arena import (
     GameResult,
@@ -23,7 +23,6 @@ from shogames.arena import (
 )
 from shogames.games import BUILTIN_GAMES
 from shogames.records import read_records, replay
-from shogames.ui.cli import main
 
 
 def test_seats_alternate_between_games() -> None:
@@ -129,8 +128,7 @@ def test_run_arena_writes_records_tables_and_plot(tmp_path: Path) -> None:
 
 def test_arena_command(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(
-        main,
+    result = run_cli(
         [
             "arena",
             "shobu",
@@ -148,10 +146,9 @@ def test_arena_command(tmp_path: Path) -> None:
     assert "| greedy | random | 2 |" in result.output
     assert "Elo" in result.output
     assert len(read_records((out / "games.txt").read_text())) == 6
-    bad = CliRunner().invoke(main, ["arena", "shobu", "--agents", "greedy", "nobody", "--out", str(out)])
+    bad = run_cli(["arena", "shobu", "--agents", "greedy", "nobody", "--out", str(out)])
     assert bad.exit_code == 2 and "unknown agent 'nobody'" in bad.output
-    budget = CliRunner().invoke(
-        main,
+    budget = run_cli(
         [
             "arena",
             "shobu",
@@ -178,8 +175,7 @@ _SHORT = {"shobu": "max_turns=12", "shoo": "max_turns=14", "sho": "max_turns=6"}
 @pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
 def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
     path = tmp_path / "game.sgr"
-    result = CliRunner().invoke(
-        main,
+    result = run_cli(
         [
             "play",
             game_id,
@@ -218,8 +214,8 @@ def test_analyse_flags_a_missed_win(tmp_path: Path) -> None:
     from shogames.records import write_record
 
     path.write_text(write_record(record))
-    result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2"])
+    result = run_cli(["analyse", str(path), "--depth", "2"])
     assert result.exit_code == 0, result.output
     assert "??" in result.output and "blunder(s)" in result.output
-    bad = CliRunner().invoke(main, ["analyse", str(path), "--game-number", "2"])
+    bad = run_cli(["analyse", str(path), "--game-number", "2"])
     assert bad.exit_code == 2 and "holds 1 record" in bad.output

@@ -9,14 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
+from cli_runner import CliResult, run_cli
 from shogames.agents import RandomAgent, make_agent
 from shogames.core.protocol import State
 from shogames.core.registry import make
 from shogames.match import play_game
 from shogames.records import parse_record, read_records, replay
-from shogames.ui.cli import main
 from shogames.ui.terminal import ABANDONED, TerminalGame, TerminalOutcome, format_columns
 from toy_games import register_toy_games
 
@@ -26,11 +25,11 @@ PICK = "<pick a listed move>"
 _LISTING_HEADER = re.compile(r"\d+ legal moves?:\Z")
 
 
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=input)
+def run(*args: str, input: str | None = None) -> CliResult:
+    return run_cli(args, input=input)
 
 
-def assert_usage_error(result: Result, *fragments: str) -> None:
+def assert_usage_error(result: CliResult, *fragments: str) -> None:
     """The command failed cleanly: exit status 2, one ``Error:`` line on stderr, no traceback."""
     assert result.exit_code == 2, result.output
     assert result.stdout == ""

@@ -13,10 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 # Test-extra entries that are run as tools or plugins, never imported by name.
-TOOLS = {"pytest-xdist", "mypy", "ruff"}
-
-# The extras whose libraries the package imports: the database driver and the research adapters.
-PACKAGE_EXTRAS = ("postgres", "openspiel", "pettingzoo", "gymnasium")
+TOOLS = {"pytest-xdist", "mypy", "ruff", "build"}
 
 # Modules named unlike their distribution, for when that distribution is not installed.
 MODULE_DISTRIBUTIONS = {"pyspiel": "open_spiel"}
@@ -50,10 +47,29 @@ def _imported_distributions(folder: Path) -> set[str]:
 
 def test_every_import_of_the_package_is_a_declared_dependency() -> None:
     declared = {_name(requirement) for requirement in PROJECT["dependencies"]}
-    extras = PROJECT["optional-dependencies"]
-    declared |= {_name(r) for extra in PACKAGE_EXTRAS for r in extras.get(extra, [])}
+    for extra, requirements in PROJECT["optional-dependencies"].items():
+        if extra != "test":
+            declared |= {_name(r) for r in requirements}
     missing = _imported_distributions(ROOT / "src" / "shogames") - declared
     assert not missing, f"imported by src/shogames but not declared in pyproject.toml: {sorted(missing)}"
+
+
+def test_a_plain_install_brings_numpy_and_numba_only() -> None:
+    """Everything else is an extra (tests/test_light_install.py runs the CLI with only these)."""
+    assert {_name(requirement) for requirement in PROJECT["dependencies"]} == {"numpy", "numba", "llvmlite"}
+
+
+def test_the_web_app_and_the_plot_import_what_their_extras_install() -> None:
+    extras = PROJECT["optional-dependencies"]
+    web = {_name(r) for r in extras["web"]} | {_name(r) for r in extras["postgres"]}
+    core = {_name(requirement) for requirement in PROJECT["dependencies"]}
+    assert _imported_distributions(ROOT / "src" / "shogames" / "server") - core <= web
+    assert {_name(r) for r in extras["plot"]} == {"matplotlib"}
+
+
+def test_the_test_extra_installs_the_extras_the_tests_use() -> None:
+    (itself,) = [r for r in PROJECT["optional-dependencies"]["test"] if _name(r) == "shogames"]
+    assert set(itself.partition("[")[2].rstrip("]").split(",")) == {"web", "postgres", "plot"}
 
 
 def test_every_test_dependency_is_used() -> None:
@@ -61,5 +77,5 @@ def test_every_test_dependency_is_used() -> None:
     for folder in ("tests", "benchmarks", "src"):
         if (ROOT / folder).is_dir():
             used |= _imported_distributions(ROOT / folder)
-    unused = {_name(r) for r in PROJECT["optional-dependencies"]["test"]} - used - TOOLS
+    unused = {_name(r) for r in PROJECT["optional-dependencies"]["test"]} - used - TOOLS - {"shogames"}
     assert not unused, f"the test extra installs {sorted(unused)}, which nothing imports"

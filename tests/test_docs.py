@@ -5,18 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import click
 import pytest
 
-from shogames.ui.cli import main
+from shogames.ui.cli import build_parser
 
 PAGES = sorted((Path(__file__).resolve().parent.parent / "docs" / "games").glob("*.md"))
 
 
 def _default_opponent() -> str:
-    command = main.commands["play"]
-    option = next(p for p in command.params if isinstance(p, click.Option) and "--vs" in p.opts)
-    return str(option.default)
+    return str(build_parser().parse_args(["play", "shobu"]).agent_name)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.stem for page in PAGES])

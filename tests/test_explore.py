@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import run_cli
 from shogames.core.errors import SettingsError
 from shogames.explore import explore, first_player_score, parse_vary, variants_of
 
@@ -78,3 +79,31 @@ def test_values_are_read_as_the_settings_types() -> None:
     assert [variant.mean_plies <= int(variant.settings["max_turns"]) for variant in study.variants] == [
         True
     ] * 2
+
+
+def test_the_explore_command_prints_a_row_per_variant(tmp_path: Path) -> None:
+    result = run_cli(
+        [
+            "explore",
+            "shobu",
+            "--vary",
+            "no_turn=lose,pass",
+            "--agents",
+            "random",
+            "--games",
+            "2",
+            "--settings",
+            "max_turns=20",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert "| lose | 2 |" in result.output and "| pass | 2 |" in result.output
+    assert (tmp_path / "results.md").is_file()
+    bad = run_cli(["explore", "shobu", "--vary", "no_turn", "--agents", "random"])
+    assert bad.exit_code == 2 and "setting=value" in bad.output
+    unknown = run_cli(["explore", "shobu", "--vary", "colour=red", "--agents", "random"])
+    assert unknown.exit_code == 2 and "has no setting 'colour'" in unknown.output
+    three = run_cli(["explore", "shobu", "--vary", "no_turn=lose", "--agents", "random", "easy", "hard"])
+    assert three.exit_code == 2 and "one or two agents" in three.output

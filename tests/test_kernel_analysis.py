@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 import shogames
+from cli_runner import run_cli
 from shogames.agents import AlphaBetaAgent, make_agent
 from shogames.analysis import analyse_record, kernel_analyser
 from shogames.core.kernel import KERNELS_ENV
@@ -22,7 +22,6 @@ from shogames.core.protocol import CHANCE, Game, State
 from shogames.games import BUILTIN_GAMES
 from shogames.match import play_game
 from shogames.records import write_record
-from shogames.ui.cli import main
 
 pytestmark = pytest.mark.skipif(shogames.make("shobu").kernel is None, reason="numba is not installed")
 
@@ -108,10 +107,10 @@ def test_cli_analyse_names_its_engine(tmp_path: Path) -> None:
     _, record = play_game(game, [make_agent("random", 1), make_agent("random", 2)], seed=3)
     path = tmp_path / "game.sgr"
     path.write_text(write_record(record))
-    compiled = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2"])
+    compiled = run_cli(["analyse", str(path), "--depth", "2"])
     assert compiled.exit_code == 0, compiled.output
     assert "(kernel alpha-beta, depth 2" in compiled.output
-    reference = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "--reference"])
+    reference = run_cli(["analyse", str(path), "--depth", "2", "--reference"])
     assert reference.exit_code == 0, reference.output
     assert "(reference alpha-beta, depth 2" in reference.output
 

@@ -6,6 +6,7 @@ The first test to run compiles the kernel (or loads it from numba's on-disk cach
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import numpy as np
@@ -13,13 +14,26 @@ import pytest
 
 import shogames
 from kernel_helpers import game_from_row
+from shogames.core.errors import IllegalMoveError
 from shogames.core.kernel import (
     kernels_enabled,
     require_kernel,
 )
 from shogames.core.perft import perft
-from shogames.games.shobu import START_POSITION, ShobuState
-from shogames.games.shobu.kernel import ShobuKernel, build_rules
+from shogames.games.shobu import (
+    PASS_ACTION,
+    START_POSITION,
+    TURN_ACTIONS,
+    ShobuMove,
+    ShobuState,
+)
+from shogames.games.shobu.kernel import (
+    PARALLEL_ROWS,
+    ShobuBatch,
+    ShobuKernel,
+    build_action_tables,
+    build_rules,
+)
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts, check_position
 from test_perft import PerftEntry, load_entries
 
@@ -316,3 +330,109 @@ def test_searches_refuse_a_finished_game() -> None:
     for searcher in (kernel.alphabeta(), kernel.mcts()):
         with pytest.raises(ValueError, match="game is over"):
             searcher.search(over, work=10)
+
+
+# --- The batch ---------------------------------------------------------------------------------------
+
+
+def check_batch(batch: ShobuBatch, states: list[ShobuState]) -> None:
+    """Every row of the batch is the reference state: position, seat to move, observation and mask."""
+    to_move = batch.to_move()
+    observations = batch.observe()
+    masks = batch.legal_mask()
+    game = states[0].game
+    assert observations.shape == (len(states), *game.observation_shape) and observations.dtype == np.float32
+    assert masks.shape == (len(states), game.num_distinct_actions) and masks.dtype == np.bool_
+    for row, state in enumerate(states):
+        assert batch.state(row).position == state.position, f"row {row}"
+        seat = state.to_move
+        assert to_move[row] == (-1 if seat is None else seat)
+        expected = np.array(state.observation_tensor(0 if seat is None else seat), dtype=np.float32)
+        assert np.array_equal(observations[row].ravel(), expected), f"row {row}'s observation"
+        assert np.array_equal(masks[row], np.array(state.legal_action_mask())), f"row {row}'s mask"
+
+
+@pytest.mark.parametrize(
+    ("settings", "parallel_from"),
+    [
+        ({}, 1),
+        ({}, PARALLEL_ROWS),
+        ({"max_turns": 25}, PARALLEL_ROWS),
+        ({"no_turn": "pass", "max_turns": 60}, 1),
+    ],
+    ids=["default-threads", "default", "cap", "pass-threads"],
+)
+def test_the_batch_plays_as_the_reference(settings: dict[str, object], parallel_from: int) -> None:
+    kernel = shobu_kernel(**settings)
+    game = kernel.game
+    rows = 16
+    batch = ShobuBatch(kernel, rows, 3, parallel_from=parallel_from)
+    states = [game.new_initial_state() for _ in range(rows)]
+    rng = random.Random(f"batch {settings}")
+    ended = {"won": 0, "cut": 0}
+    # A few hundred steps on one thread; fewer on threads (waking them is slow on a busy machine).
+    for step in range(300 if parallel_from > rows else 120):
+        check_batch(batch, states)
+        actions = np.array([rng.choice(s.legal_actions()) if not s.is_terminal() else -1 for s in states])
+        returns, terminated, truncated = batch.step(actions)
+        for row, state in enumerate(states):
+            if state.is_terminal():  # left as it was
+                assert not terminated[row] and not truncated[row] and not returns[row].any()
+                continue
+            states[row] = after = state.play_action(int(actions[row]))
+            assert terminated[row] == (after.is_terminal() and not after.is_truncated())
+            assert truncated[row] == after.is_truncated()
+            assert tuple(returns[row]) == after.returns()
+            ended["won"] += int(terminated[row])
+            ended["cut"] += int(truncated[row])
+        if step % 10 == 9:  # start new games in the rows that ended
+            done = np.array([state.is_terminal() for state in states])
+            batch.reset(done)
+            states = [
+                game.new_initial_state() if over else state for state, over in zip(states, done, strict=True)
+            ]
+    check_batch(batch, states)
+    assert ended["won"] > 0 or "max_turns" in settings or parallel_from <= rows
+    assert ended["cut"] > 0 or "max_turns" not in settings
+
+
+def test_the_batch_passes_loses_and_refuses_illegal_actions() -> None:
+    for no_turn in ("pass", "lose"):
+        kernel = shobu_kernel(no_turn=no_turn)
+        batch = kernel.batch(3)
+        boxed = kernel.game.state_from_text(no_turn_text())
+        batch.load(1, boxed)
+        states = [kernel.game.new_initial_state(), boxed, kernel.game.new_initial_state()]
+        check_batch(batch, states)
+        if no_turn == "lose":
+            assert batch.to_move().tolist() == [0, -1, 0]
+            continue
+        assert np.flatnonzero(batch.legal_mask()[1]).tolist() == [PASS_ACTION]
+        before = batch.rows.copy()
+        for illegal in (
+            [0, 0, 0],
+            [0, PASS_ACTION, PASS_ACTION],
+            [-1, PASS_ACTION, 0],
+            [0, PASS_ACTION, 4881],
+        ):
+            with pytest.raises(IllegalMoveError, match="no row was played"):
+                batch.step(np.array(illegal))
+            assert np.array_equal(batch.rows, before)
+        with pytest.raises(ValueError, match="one integer action per row"):
+            batch.step(np.array([0.0, 1.0, 2.0]))
+        batch.step(np.array([0, PASS_ACTION, 0]))
+        states = [states[0].play_action(0), boxed.play_action(PASS_ACTION), states[2].play_action(0)]
+        check_batch(batch, states)
+
+
+def test_batch_tables_are_the_references_numbering() -> None:
+    turn_table, square_index, offsets, sizes = build_action_tables()
+    assert turn_table.shape == (TURN_ACTIONS, 4) and offsets[15] + 4 * sizes[15] ** 2 == TURN_ACTIONS
+    assert ((square_index >= 0).sum(axis=1) == sizes).all() and sorted(set(sizes.tolist())) == [4, 8, 9, 12]
+    black = shogames.make("shobu").state_from_text(START_POSITION)
+    white = shogames.make("shobu").state_from_text(START_POSITION[:-1] + "w")
+    for action in range(TURN_ACTIONS):
+        passive, aggressive, direction, distance = (int(value) for value in turn_table[action])
+        assert black.move_to_action(ShobuMove(passive, aggressive, direction, distance)) == action
+        turned = ShobuMove(63 - passive, 63 - aggressive, (direction + 4) % 8, distance)
+        assert white.move_to_action(turned) == action

@@ -164,19 +164,16 @@ def test_compiled_threads_refuses_fewer_than_one(threads: int) -> None:
 
 
 def test_cli_perft_uses_the_kernel_and_can_count_every_leaf() -> None:
-    from click.testing import CliRunner
+    from cli_runner import run_cli
 
-    from shogames.ui.cli import main
-
-    runner = CliRunner()
     for extra in ([], ["--no-bulk"], ["--reference"]):
-        result = runner.invoke(main, ["perft", "shobu", "--depth", "2", *extra])
+        result = run_cli(["perft", "shobu", "--depth", "2", *extra])
         assert result.exit_code == 0, result.output
         assert result.stdout == "50508\n"
-    split = runner.invoke(main, ["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
+    split = run_cli(["perft", "shobu", "--depth", "2", "--divide", "--no-bulk"])
     assert split.stdout.splitlines()[-1] == "50508" and split.stdout.count(":") == 232
     register_toy_games()  # a game with no kernel
-    refused = runner.invoke(main, ["perft", DiceRaceGame.id, "--depth", "1", "--no-bulk"])
+    refused = run_cli(["perft", DiceRaceGame.id, "--depth", "1", "--no-bulk"])
     assert refused.exit_code == 2 and "needs a compiled kernel" in refused.stderr
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import run_cli
 from shogames.arena import ArenaReport, run_arena
 
 
@@ -50,3 +51,18 @@ def test_without_ray_the_error_says_which_extra_to_install(monkeypatch: pytest.M
     monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed: importing it fails
     with pytest.raises(RuntimeError, match=r"pip install 'shogames\[ray\]'"):
         ray_tasks.ray_module()
+
+
+def test_the_arena_command_with_ray(local_ray: None, tmp_path: Path) -> None:
+    command = ["arena", "shobu", "--agents", "random", "easy", "--games", "2", "--seed", "4"]
+    on_ray = run_cli([*command, "--ray", "--out", str(tmp_path / "ray")])
+    alone = run_cli([*command, "--out", str(tmp_path / "alone")])
+    assert on_ray.exit_code == 0 and alone.exit_code == 0, on_ray.output + alone.output
+    assert (tmp_path / "ray" / "games.txt").read_text() == (tmp_path / "alone" / "games.txt").read_text()
+
+
+def test_the_ray_option_without_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None if name == "ray" else True)
+    result = run_cli(["arena", "shobu", "--agents", "random", "easy", "--games", "1", "--ray"])
+    assert result.exit_code == 1 and "pip install 'shogames[ray]'" in result.output

@@ -664,9 +664,7 @@ def test_any_json_value_in_a_seat_request_is_a_clear_refusal(client: TestClient)
 def test_refusals_are_logged_at_debug_and_the_level_is_an_option(
     client: TestClient, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from click.testing import CliRunner
-
-    from shogames.ui.cli import main
+    from cli_runner import run_cli
 
     with caplog.at_level(logging.DEBUG, logger="shogames.server"):
         client.get("/api/games/nosuchgame")
@@ -676,7 +674,7 @@ def test_refusals_are_logged_at_debug_and_the_level_is_an_option(
         and "nosuchgame" in record.getMessage()
         for record in caplog.records
     )
-    assert "--log-level" in CliRunner().invoke(main, ["serve", "--help"]).output
+    assert "--log-level" in run_cli(["serve", "--help"]).output
 
 
 @pytest.mark.parametrize("game", ["shobu", "shoo", "sho", "shogammon"])

@@ -7,13 +7,12 @@ import warnings
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import run_cli
 from shogames.conformance import check_game
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
 from shogames.core.protocol import CHANCE
 from shogames.games.shogammon import BLACK, START_SFEN, WHITE, DieMapWarning, ShogammonGame, ShogammonState
-from shogames.ui.cli import main
 
 
 def at(text: str, **settings: object) -> ShogammonState:
@@ -59,7 +58,7 @@ def _square(name: str) -> int:
 
 
 def test_cli_legal_lists_the_nine_pawn_moves_for_1_1() -> None:
-    result = CliRunner().invoke(main, ["legal", "shogammon", "--position", f"{START_SFEN} 1-1 1"])
+    result = run_cli(["legal", "shogammon", "--position", f"{START_SFEN} 1-1 1"])
     assert result.exit_code == 0
     assert result.output.split() == [f"1:{f}g{f}f" for f in "987654321"]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import run_cli
 from shogames import make
 from shogames.agents import RandomAgent
 from shogames.core.errors import IllegalMoveError, NotationError, SettingsError
@@ -29,7 +29,6 @@ from shogames.games.shoo import (
     square_name,
 )
 from shogames.records import read_records, replay
-from shogames.ui.cli import main
 from shogames.ui.terminal import TerminalGame
 
 
@@ -734,17 +733,16 @@ def test_game_class_and_presets() -> None:
 
 
 def test_cli_legal_prints_the_22_moves_of_t1_and_78_with_anywhere() -> None:
-    runner = CliRunner()
-    result = runner.invoke(main, ["legal", "shoo"])
+    result = run_cli(["legal", "shoo"])
     assert result.exit_code == 0
     assert sorted(result.output.split("\n")[:-1]) == sorted(T1_MOVES)
-    result = runner.invoke(main, ["legal", "shoo", "--settings", "stable_drop=anywhere"])
+    result = run_cli(["legal", "shoo", "--settings", "stable_drop=anywhere"])
     assert len(result.output.splitlines()) == 78
 
 
 def test_cli_perft_starts_after_the_opening() -> None:
-    result = CliRunner().invoke(main, ["perft", "shoo", "--depth", "1"])
-    assert result.output.strip() == "22"
+    result = run_cli(["perft", "shoo", "--depth", "1"])
+    assert result.stdout.strip() == "22"
 
 
 def test_terminal_game_with_a_hush_and_a_shoo(tmp_path: Path) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from click.testing import CliRunner
 
 import shogames
+from cli_runner import run_cli
 from shogames.core.kernel import compiled_so_far, kernels_enabled
 from shogames.kernels.warm import WarmUp, warm_kernels
 from shogames.server.app import warm_kernels_in_a_child
-from shogames.ui.cli import main
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
 
@@ -23,7 +22,7 @@ def kernel_game_names() -> list[str]:
 
 
 def test_warm_command_readies_every_kernel_of_the_registry() -> None:
-    result = CliRunner().invoke(main, ["warm"])
+    result = run_cli(["warm"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     matches = [READY.match(line) for line in lines]

@@ -390,8 +390,17 @@ def rate(agents: Sequence[str], results: Sequence[GameResult]) -> list[Rating]:
     return ratings
 
 
+def can_plot() -> bool:
+    """Whether matplotlib, which draws ``ratings.png``, is installed (the extra ``shogames[plot]``)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def plot_ratings(report: ArenaReport, path: Path) -> None:
-    """Draw the ratings with their intervals as a PNG."""
+    """Draw the ratings with their intervals as a PNG (needs matplotlib: see :func:`can_plot`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -437,7 +446,7 @@ def run_arena(
     report is the same as a local run's for the same seeds.
 
     Files written to ``out``: ``games.txt`` (every game's record, pair by pair), ``results.md`` (the
-    tables), ``results.json`` and ``ratings.png``.
+    tables), ``results.json`` and, where matplotlib is installed (:func:`can_plot`), ``ratings.png``.
     """
     game = make(game_id, preset, **(settings or {}))
     for spec in agents:  # fail early on a bad spec, in this process
@@ -457,7 +466,8 @@ def run_arena(
         (out / "games.txt").write_text("\n".join(result.record for result in results), encoding="utf-8")
         (out / "results.md").write_text(report.table() + "\n", encoding="utf-8")
         (out / "results.json").write_text(report.to_json() + "\n", encoding="utf-8")
-        plot_ratings(report, out / "ratings.png")
+        if can_plot():
+            plot_ratings(report, out / "ratings.png")
     return report
 
 
@@ -467,6 +477,7 @@ __all__ = [
     "GameTask",
     "PairScore",
     "Rating",
+    "can_plot",
     "elo_ratings",
     "pair_scores",
     "play_task",

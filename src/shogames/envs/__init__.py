@@ -47,6 +47,9 @@ __all__ = ["BatchEnv", "ReferenceBatch", "StepResult"]
 class StepResult:
     """What :meth:`BatchEnv.step` gives back, one row per game.
 
+    The environment checks the next step's actions against ``legal_mask`` as handed out: read it, copy it
+    to keep it, but do not write to it.
+
     Attributes:
         observations: each game's observation from its seat to move, ``(size, *observation_shape)`` float32
             (after an auto-reset, the new game's).
@@ -181,6 +184,7 @@ class BatchEnv:
         self.games: BatchGames[Any] = batch if batch is not None else ReferenceBatch(self.game, size, seed)
         self.compiled = batch is not None
         """Whether compiled code steps the games."""
+        self._mask: NDArray[np.bool_] | None = None  # the masks last handed out, for the next step's check
         self.num_players = self.game.num_players
         self.num_actions = self.game.num_distinct_actions
         self.observation_shape = self.game.observation_shape
@@ -188,7 +192,8 @@ class BatchEnv:
     def reset(self) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.int64]]:
         """Start every game anew: ``(observations, legal_mask, to_move)``."""
         self.games.reset(np.ones(self.size, dtype=np.bool_))
-        return self.games.observe(), self.games.legal_mask(), self.games.to_move()
+        self._mask = self.games.legal_mask()
+        return self.games.observe(), self._mask, self.games.to_move()
 
     def step(self, actions: NDArray[np.integer[Any]] | list[int]) -> StepResult:
         """Play one action id per game for its seat to move, then auto-reset the games that ended.
@@ -202,7 +207,7 @@ class BatchEnv:
                 f"step takes one integer action per game, shape ({self.size},); got {chosen.shape}"
             )
         chosen = chosen.astype(np.int64)
-        mask = self.games.legal_mask()
+        mask = self._mask if self._mask is not None else self.games.legal_mask()
         in_range = (chosen >= 0) & (chosen < self.num_actions)
         legal = in_range & mask[np.arange(self.size), np.clip(chosen, 0, self.num_actions - 1)]
         illegal = np.flatnonzero(~legal)
@@ -223,9 +228,10 @@ class BatchEnv:
         ended = terminated | truncated
         if ended.any():
             self.games.reset(ended)
+        self._mask = self.games.legal_mask()
         return StepResult(
             self.games.observe(),
-            self.games.legal_mask(),
+            self._mask,
             self.games.to_move(),
             rewards,
             terminated,

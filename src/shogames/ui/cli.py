@@ -1,25 +1,32 @@
 """The ``shogames`` command line: games, play, legal moves, perft, replay, bench, arena and analysis.
 
+Built on the standard library's :mod:`argparse`, so that it runs on a plain ``pip install shogames``
+(numpy and numba only); the commands that need an extra (``serve``: ``shogames[web]``) import it when
+they run, and say which extra to install when it is missing.
+
 Every subcommand that takes a game takes its settings the same way: ``--preset NAME`` and any number of
 ``--settings "name=value ..."`` options (later values win). Bad input of any kind (an unknown game,
 setting or agent, a position or record that cannot be read, an illegal move in a record) ends the
-command with a one-line ``Error: ...`` on standard error and exit status 2, never a traceback.
+command with a one-line ``Error: ...`` on standard error and exit status 2, never a traceback; so does a
+malformed command line, after the command's usage.
 
->>> from click.testing import CliRunner
->>> print(CliRunner().invoke(main, ["legal", "shobu"]).output.splitlines()[0])
-BDa1-a2 WLa1-a2
+>>> main(["perft", "shobu", "--depth", "1", "--reference"])
+232
+0
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import datetime
+import importlib.util
+import inspect
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
-
-import click
+from typing import Any, NoReturn
 
 from shogames import __version__
 from shogames.agents.base import Agent, agent_names, level_names, make_agent, parse_agent_spec
@@ -34,51 +41,160 @@ from shogames.core.settings import SettingValue, format_settings, parse_settings
 from shogames.records import Record, game_from_record, read_records, replay
 from shogames.ui.terminal import TerminalGame, mover_name
 
-FuncT = TypeVar("FuncT", bound=Callable[..., Any])
+PROG = "shogames"
+"""The command's name, in its usage lines and messages."""
+
+WEB_PACKAGES = frozenset(
+    {
+        "aiosqlite",
+        "alembic",
+        "anyio",
+        "fastapi",
+        "httptools",
+        "jinja2",
+        "pydantic",
+        "sqlalchemy",
+        "starlette",
+        "uvicorn",
+        "uvloop",
+        "websockets",
+    }
+)
+"""The top-level modules of the ``web`` extra's packages: one missing means ``shogames[web]`` is missing."""
 
 
-class ShogamesUsageError(click.ClickException):
+class ShogamesUsageError(Exception):
     """Bad input to a command: shown as one ``Error: ...`` line on standard error, exit status 2."""
 
     exit_code = 2
 
 
-class _Group(click.Group):
-    """A command group that turns every :class:`ShogamesError` into a :class:`ShogamesUsageError`."""
+class MissingExtraError(Exception):
+    """A command needs an optional part of shogames that is not installed: ``Error: ...``, exit status 1.
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the subcommand, reporting bad input as a one-line error instead of a traceback."""
-        try:
-            return super().invoke(ctx)
-        except ShogamesError as error:
-            raise ShogamesUsageError(str(error)) from error
+    Args:
+        command: the command that needs it, such as ``serve``.
+        extra: the extra to install, such as ``web``.
+        missing: the module that could not be imported.
+    """
 
+    exit_code = 1
 
-def _game_options(function: FuncT) -> FuncT:
-    """Add ``--settings`` and ``--preset`` to a command that takes a GAME argument."""
-    function = click.option(
-        "--preset",
-        metavar="NAME",
-        default=None,
-        help="Start from the named preset of settings (see `shogames games`).",
-    )(function)
-    return click.option(
-        "--settings",
-        "settings_texts",
-        metavar="'NAME=VALUE ...'",
-        multiple=True,
-        help="Settings as name=value pairs separated by spaces; may be given several times.",
-    )(function)
+    def __init__(self, command: str, extra: str, missing: str) -> None:
+        super().__init__(
+            f"`{PROG} {command}` needs the {extra} extra, which is not installed ({missing} is missing): "
+            f"pip install 'shogames[{extra}]'"
+        )
 
 
-def _position_option(starts_at: str) -> Callable[[FuncT], FuncT]:
-    """Add ``--position TEXT`` to a command that otherwise starts at ``starts_at`` (said in its help)."""
-    return click.option(
-        "--position",
-        metavar="TEXT",
-        default=None,
-        help=f"Start from this position (in the game's position text) instead of {starts_at}.",
-    )
+def echo(text: object = "", *, err: bool = False) -> None:
+    """Print ``text`` and a newline to standard output (or standard error with ``err``), flushed at once.
+
+    The streams are looked up at each call, so output redirected after import (as tests do) is caught.
+    """
+    stream = sys.stderr if err else sys.stdout
+    print(text, file=stream, flush=True)
+
+
+class _Progress:
+    """A progress bar on standard output while the arena plays.
+
+    At a terminal it is redrawn in place; elsewhere (a pipe, a file) only its label is printed, once.
+    """
+
+    _WIDTH = 36
+
+    def __init__(self, length: int, label: str) -> None:
+        self.length = length
+        self.label = label
+        self.done = 0
+        self.live = sys.stdout.isatty()
+        if self.live:
+            self._draw()
+        else:
+            echo(label)
+
+    def _draw(self) -> None:
+        filled = self._WIDTH * self.done // max(1, self.length)
+        bar = "#" * filled + "-" * (self._WIDTH - filled)
+        sys.stdout.write(f"\r{self.label}  [{bar}]  {self.done}/{self.length}")
+        sys.stdout.flush()
+
+    def update(self, steps: int) -> None:
+        """Count ``steps`` more units of work done."""
+        self.done += steps
+        if self.live:
+            self._draw()
+
+    def close(self) -> None:
+        """End the bar's line (at a terminal)."""
+        if self.live:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+
+
+# --- argument types: each raises ArgumentTypeError, which argparse reports as a usage error ---------------
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` (to ``high``, both included)."""
+
+    def convert(text: str) -> int:
+        value = _whole(text)
+        if value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"{value} is not {bounds}")
+        return value
+
+    convert.__name__ = "whole number"
+    return convert
+
+
+def _real(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _positive_real(text: str) -> float:
+    value = _real(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not more than 0")
+    return value
+
+
+def _existing_file(text: str) -> Path:
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"file {text!r} does not exist")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    return path
+
+
+def _file_path(text: str) -> Path:
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    return path
+
+
+def _folder_path(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    return path
+
+
+# --- reading the shared options -------------------------------------------------------------------------
 
 
 _INITIAL = "the initial one"
@@ -173,72 +289,37 @@ def _read_line(prompt: str) -> str:
     return input(prompt)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="shogames")
-def main() -> None:  # the console script's entry point: shogames = "shogames.ui.cli:main"
-    """Shoo, Shobu, Sho and Shogammon: play, check and study them from the terminal."""
-    # A kernel's first use on a machine compiles for seconds: say so (on standard error) when it does.
-    announce_compiles(lambda text: click.echo(text, err=True))
+# --- the commands ----------------------------------------------------------------------------------------
 
 
-@main.command("games")
 def games_command() -> None:
     """List every game with its seats, settings and presets."""
     for index, cls in enumerate(available_games()):
         game = cls()
         if index:
-            click.echo("")
-        click.echo(f"{cls.id}: {cls.name} (version {cls.version})")
-        click.echo(f"  seats: {', '.join(game.player_names)}")
+            echo("")
+        echo(f"{cls.id}: {cls.name} (version {cls.version})")
+        echo(f"  seats: {', '.join(game.player_names)}")
         if cls.setting_specs:
-            click.echo("  settings:")
+            echo("  settings:")
             for spec in cls.setting_specs:
-                click.echo(f"    {spec.name}={_value_text(spec.default)}  ({spec.describe_values()})")
-                click.echo(f"        {spec.description}")
+                echo(f"    {spec.name}={_value_text(spec.default)}  ({spec.describe_values()})")
+                echo(f"        {spec.description}")
         else:
-            click.echo("  settings: none")
+            echo("  settings: none")
         if cls.presets:
-            click.echo("  presets:")
+            echo("  presets:")
             for name, values in cls.presets.items():
-                click.echo(f"    {name}: {format_settings(values) or '(the defaults)'}")
+                echo(f"    {name}: {format_settings(values) or '(the defaults)'}")
         else:
-            click.echo("  presets: none")
+            echo("  presets: none")
 
 
-@main.command("play")
-@click.argument("game_id", metavar="GAME")
-@_game_options
-@click.option(
-    "--seat",
-    "seats",
-    metavar="SEAT",
-    multiple=True,
-    help="A seat you play, by name or 1-based number; repeat for hot-seat; `none` to watch agents."
-    " Default: the first seat.",
-)
-@click.option(
-    "--vs",
-    "agent_name",
-    metavar="LEVEL",
-    default="easy",
-    show_default=True,
-    help=f"Who plays the other seats: a level ({', '.join(level_names())}) or an agent spec"
-    f" ({', '.join(agent_names())}, with parameters as in `alphabeta:depth=3`).",
-)
-@click.option("--seed", type=int, default=None, help="Seed of the chance outcomes and the agents.")
-@_position_option(_INITIAL)
-@click.option(
-    "--record",
-    "record_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Where to save the record (default: ./shogames-<game>-<YYYYmmdd-HHMMSS>.sgr).",
-)
 def play_command(
     game_id: str,
-    settings_texts: tuple[str, ...],
+    settings_texts: Sequence[str],
     preset: str | None,
-    seats: tuple[str, ...],
+    seats: Sequence[str],
     agent_name: str,
     seed: int | None,
     position: str | None,
@@ -273,17 +354,13 @@ def play_command(
         start=start,
         record_path=record_path,
         read_line=_read_line,
-        write=click.echo,
+        write=echo,
     )
     session.run()
 
 
-@main.command("legal")
-@click.argument("game_id", metavar="GAME")
-@_position_option(_START)
-@_game_options
 def legal_command(
-    game_id: str, position: str | None, settings_texts: tuple[str, ...], preset: str | None
+    game_id: str, position: str | None, settings_texts: Sequence[str], preset: str | None
 ) -> None:
     """Print the legal moves, one per line.
 
@@ -293,32 +370,16 @@ def legal_command(
     game = load_game(game_id, settings_texts, preset)
     state = load_position(game, position, board_start=True)
     if state.is_terminal():
-        click.echo("the game is over: there are no legal moves", err=True)
+        echo("the game is over: there are no legal moves", err=True)
     for move in state.legal_moves():
-        click.echo(state.move_to_text(move))
+        echo(state.move_to_text(move))
 
 
-@main.command("perft")
-@click.argument("game_id", metavar="GAME")
-@click.option("--depth", type=click.IntRange(min=0), required=True, help="How many moves deep to count.")
-@_position_option(_START)
-@_game_options
-@click.option("--divide", is_flag=True, help="Also print the count below each first move.")
-@click.option(
-    "--reference",
-    is_flag=True,
-    help="Count with the pure-Python reference engine even where the game has a compiled kernel.",
-)
-@click.option(
-    "--no-bulk",
-    is_flag=True,
-    help="Generate and play every leaf move instead of counting the last level (needs a kernel).",
-)
 def perft_command(
     game_id: str,
     depth: int,
     position: str | None,
-    settings_texts: tuple[str, ...],
+    settings_texts: Sequence[str],
     preset: str | None,
     divide: bool,
     reference: bool,
@@ -343,10 +404,10 @@ def perft_command(
             fast_perft_divide(state, depth, bulk=not no_bulk) if use_kernel else perft_divide(state, depth)
         )
         for move_text, count in split:
-            click.echo(f"{move_text}: {count}")
-        click.echo(sum(count for _, count in split))
+            echo(f"{move_text}: {count}")
+        echo(sum(count for _, count in split))
     else:
-        click.echo(fast_perft(state, depth, bulk=not no_bulk) if use_kernel else perft(state, depth))
+        echo(fast_perft(state, depth, bulk=not no_bulk) if use_kernel else perft(state, depth))
 
 
 def _record_summary(record: Record, game: Game[Any], plies: int) -> str:
@@ -355,19 +416,20 @@ def _record_summary(record: Record, game: Game[Any], plies: int) -> str:
     return f"{record.game_id}, {players}, {plies} moves, result {record.result}{termination}"
 
 
-@main.command("replay")
-@click.argument("path", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--quiet", "-q", is_flag=True, help="Print only a one-line summary per record.")
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ShogamesUsageError(f"cannot read {path}: {error}") from error
+
+
 def replay_command(path: Path, quiet: bool) -> None:
     """Check and show the records in FILE.
 
     Plays every record's moves under the rules and prints the position after each move and the
     result; --quiet prints one line per record. A bad record ends with an error naming its line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ShogamesUsageError(f"cannot read {path}: {error}") from error
+    text = _read_text(path)
     try:
         records = read_records(text)
     except ShogamesError as error:
@@ -381,39 +443,20 @@ def replay_command(path: Path, quiet: bool) -> None:
             raise ShogamesUsageError(f"{path}, record {number}: {error}") from error
         summary = f"{path} #{number}: {_record_summary(record, played.game, len(record.moves))}"
         if quiet:
-            click.echo(summary)
+            echo(summary)
             continue
         if number > 1:
-            click.echo("")
-        click.echo(summary)
-        click.echo(played.states[0].diagram())
+            echo("")
+        echo(summary)
+        echo(played.states[0].diagram())
         for ply, move_text in enumerate(record.moves):
-            click.echo("")
-            click.echo(f"{ply + 1}. {mover_name(played.game, played.states[ply].to_move)}: {move_text}")
-            click.echo(played.states[ply + 1].diagram())
+            echo("")
+            echo(f"{ply + 1}. {mover_name(played.game, played.states[ply].to_move)}: {move_text}")
+            echo(played.states[ply + 1].diagram())
         termination = f" ({record.termination})" if record.termination else ""
-        click.echo(f"Result: {record.result}{termination}")
+        echo(f"Result: {record.result}{termination}")
 
 
-@main.command("bench")
-@click.argument("game_id", metavar="GAME")
-@click.option("--depth", type=click.IntRange(min=0), default=3, show_default=True, help="Perft depth.")
-@click.option(
-    "--seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=3.0,
-    show_default=True,
-    help="How long to keep starting random games (the first of --seconds and --games ends them).",
-)
-@click.option("--games", type=click.IntRange(min=1), default=None, help="Stop after this many games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random playouts.")
-@click.option(
-    "--kernel/--no-kernel",
-    default=True,
-    show_default=True,
-    help="Also measure the game's compiled kernel, where it has one, in the same run.",
-)
-@_game_options
 def bench_command(
     game_id: str,
     depth: int,
@@ -421,7 +464,7 @@ def bench_command(
     games: int | None,
     seed: int,
     kernel: bool,
-    settings_texts: tuple[str, ...],
+    settings_texts: Sequence[str],
     preset: str | None,
 ) -> None:
     """Measure perft and random-playout speed.
@@ -433,48 +476,22 @@ def bench_command(
     game = load_game(game_id, settings_texts, preset)
     report = run_bench(game, depth=depth, seconds=seconds, games=games, seed=seed, kernel=kernel)
     for line in report.lines():
-        click.echo(line)
+        echo(line)
     if kernel and report.kernel is None:
-        click.echo(f"kernel: none ({unavailable_reason(game)})")
+        echo(f"kernel: none ({unavailable_reason(game)})")
 
 
-@main.command("arena")
-@click.argument("game_id", metavar="GAME")
-@click.argument("more_agents", nargs=-1, metavar="[AGENT]...")
-@_game_options
-@click.option(
-    "--agents",
-    "first_agent",
-    metavar="AGENT",
-    required=True,
-    help="The agents, after --agents and separated by spaces: levels or agent specs (at least two).",
-)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pair.")
-@click.option(
-    "--budget",
-    metavar="KEY=VALUE,...",
-    default=None,
-    help="Parameters for every agent that takes them (and does not set them), e.g. seconds=1 or nodes=5000.",
-)
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the games and the agents.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder for the records, tables and plot (default: ./arena-<game>-<YYYYmmdd-HHMMSS>).",
-)
 def arena_command(
     game_id: str,
-    more_agents: tuple[str, ...],
-    settings_texts: tuple[str, ...],
+    agents: Sequence[str],
+    settings_texts: Sequence[str],
     preset: str | None,
-    first_agent: str,
     games: int,
     budget: str | None,
     jobs: int,
     seed: int,
     out: Path | None,
+    ray: str | None,
 ) -> None:
     """Play a round robin between agents in GAME and rate them.
 
@@ -482,22 +499,28 @@ def arena_command(
 
     Every pair plays --games games, swapping seats from game to game. Prints a table of scores with 95%
     intervals and Elo ratings with profile-likelihood intervals; saves every game's record (games.txt), the
-    tables (results.md, results.json) and a plot of the ratings (ratings.png) in the --out folder.
+    tables (results.md, results.json) and a plot of the ratings (ratings.png, when matplotlib is installed:
+    pip install 'shogames[plot]') in the --out folder. With --ray the games are spread over a Ray cluster
+    (--ray alone: a Ray on this machine; --ray ADDRESS: a cluster's; needs pip install 'shogames[ray]'),
+    with the same results as without it for the same seed.
     """
-    from shogames.arena import run_arena  # matplotlib and multiprocessing only load for this command
+    from shogames.arena import can_plot, run_arena  # multiprocessing only loads for this command
 
+    _require_ray("arena --ray", ray)
     game = load_game(game_id, settings_texts, preset)
-    agents = [first_agent, *more_agents]
+    if len(agents) < 2:
+        raise ShogamesUsageError(f"an arena needs at least two agents after --agents, got {len(agents)}")
     budget_params: dict[str, str] = {}
     if budget:
         budget_params = parse_agent_spec(f"budget:{budget}")[1]
     if out is None:
         out = Path(f"arena-{game.id}-{datetime.datetime.now():%Y%m%d-%H%M%S}")
     pairs = len(agents) * (len(agents) - 1) // 2
-    with click.progressbar(length=pairs * games, label=f"{game.id}: {pairs} pairs x {games} games") as bar:
+    bar = _Progress(pairs * games, f"{game.id}: {pairs} pairs x {games} games")
+    try:
         report = run_arena(
             game.id,
-            agents,
+            list(agents),
             games,
             settings=dict(game.settings),
             seed=seed,
@@ -505,39 +528,75 @@ def arena_command(
             out=out,
             budget=budget_params,
             progress=lambda _result: bar.update(1),
+            ray=ray,
         )
-    click.echo(report.table())
-    click.echo(f"Records, tables and plot: {out}/")
+    finally:
+        bar.close()
+    echo(report.table())
+    if can_plot():
+        echo(f"Records, tables and plot: {out}/")
+    else:
+        echo(f"Records and tables: {out}/")
+        echo("No plot of the ratings: matplotlib is not installed (pip install 'shogames[plot]').", err=True)
 
 
-@main.command("analyse")
-@click.argument("path", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--depth", type=click.IntRange(min=1), default=3, show_default=True, help="Search depth.")
-@click.option(
-    "--nodes",
-    type=click.IntRange(min=0),
-    default=100_000,
-    show_default=True,
-    help="Nodes per position (0: no limit).",
-)
-@click.option(
-    "--game-number",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Which record of the file.",
-)
-@click.option(
-    "--mistake", type=float, default=MISTAKE, show_default=True, help="Loss of value that is a mistake."
-)
-@click.option(
-    "--blunder", type=float, default=BLUNDER, show_default=True, help="Loss of value that is a blunder."
-)
-@click.option(
-    "--reference",
-    is_flag=True,
-    help="Search with the pure-Python engine even where the game has a compiled kernel.",
-)
+def _require_ray(command: str, address: str | None) -> None:
+    """Raise :class:`MissingExtraError` when ``address`` asks for Ray and Ray is not installed."""
+    if address is not None and importlib.util.find_spec("ray") is None:
+        raise MissingExtraError(command, "ray", "ray")
+
+
+def explore_command(
+    game_id: str,
+    vary: Sequence[str],
+    agents: Sequence[str],
+    settings_texts: Sequence[str],
+    preset: str | None,
+    games: int,
+    jobs: int,
+    seed: int,
+    out: Path | None,
+    ray: str | None,
+) -> None:
+    """Compare variants of GAME: an arena for each combination of the settings varied.
+
+    Example: shogames explore shoo --vary horses=9,7 --vary hush=optional,shoo-off --agents medium --games 100
+
+    Every variant plays --games games between the same agents (one spec plays every seat; two take the seats
+    in turn), with the same seeds. Prints, per variant, the first player's score with its 95% interval
+    beside a fair game's, the game lengths and how the games ended; saves the table (results.md,
+    results.json), every record (games.txt) and a plot (variants.png, with pip install 'shogames[plot]') in
+    the --out folder. --ray spreads the games over a Ray cluster, as for the arena.
+    """
+    from shogames.explore import explore, parse_vary
+
+    _require_ray("explore --ray", ray)
+    game = load_game(game_id, settings_texts, preset)
+    if not 1 <= len(agents) <= 2:
+        raise ShogamesUsageError(f"a variant study plays one or two agents after --agents, got {len(agents)}")
+    try:
+        varied = parse_vary(vary)
+    except ValueError as error:
+        raise ShogamesUsageError(str(error)) from None
+    fixed = parse_settings_text(game.setting_specs, " ".join(settings_texts))
+    if out is None:
+        out = Path(f"explore-{game.id}-{datetime.datetime.now():%Y%m%d-%H%M%S}")
+    study = explore(
+        game.id,
+        varied,
+        list(agents),
+        games,
+        preset=preset,
+        settings=fixed,
+        seed=seed,
+        jobs=jobs,
+        ray=ray,
+        out=out,
+    )
+    echo(study.table())
+    echo(f"Records, tables and plot: {out}/")
+
+
 def analyse_command(
     path: Path, depth: int, nodes: int, game_number: int, mistake: float, blunder: float, reference: bool
 ) -> None:
@@ -548,7 +607,7 @@ def analyse_command(
     --blunder (??) of value. Where the game has a compiled kernel with an alpha-beta searcher, the kernel
     searches (the same values, much faster); --reference uses the pure-Python engine.
     """
-    records = read_records(path.read_text(encoding="utf-8"))
+    records = read_records(_read_text(path))
     if not 1 <= game_number <= len(records):
         raise ShogamesUsageError(
             f"{path} holds {len(records)} record(s); --game-number {game_number} is not one"
@@ -558,17 +617,17 @@ def analyse_command(
     if not reference and kernel_analyser(game_from_record(record), depth) is not None:
         engine = "kernel"
     analysed = analyse_record(record, depth=depth, nodes=nodes, kernel=engine == "kernel")
-    click.echo(
+    echo(
         f"{record.game_id}: {len(analysed)} moves analysed "
         f"({engine} alpha-beta, depth {depth}, {nodes} nodes)"
     )
-    click.echo(f"{'ply':>5}  {'mover':<10} {'played':<22} {'value':>6}  {'best':<22} {'value':>6}")
+    echo(f"{'ply':>5}  {'mover':<10} {'played':<22} {'value':>6}  {'best':<22} {'value':>6}")
     counts: dict[str, dict[str, int]] = {}
     for move in analysed:
         verdict = move.verdict(mistake, blunder)
         mark = {"blunder": "??", "mistake": "?"}.get(verdict, "")
         best = "" if move.best == move.played else move.best
-        click.echo(
+        echo(
             f"{move.ply:>5}  {move.mover:<10} {move.played + mark:<22} {move.played_value:>+6.2f}  "
             f"{best:<22} {move.best_value:>+6.2f}"
         )
@@ -576,10 +635,9 @@ def analyse_command(
             tally = counts.setdefault(move.mover, {"mistake": 0, "blunder": 0})
             tally[verdict] += 1
     for mover, tally in counts.items():
-        click.echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")
+        echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")
 
 
-@main.command("warm")
 def warm_command() -> None:
     """Compile every game's kernel into numba's cache now (or load it), so no later use waits for it.
 
@@ -589,53 +647,9 @@ def warm_command() -> None:
     """
     from shogames.kernels.warm import warm_kernels_in_processes
 
-    warm_kernels_in_processes(report=lambda result: click.echo(result.line()))
+    warm_kernels_in_processes(report=lambda result: echo(result.line()))
 
 
-@main.command("serve")
-@click.option(
-    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every one)."
-)
-@click.option(
-    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on."
-)
-@click.option(
-    "--database",
-    default=None,
-    help="SQLAlchemy async database URL [default: sqlite+aiosqlite:///shogames.db, a file here; "
-    "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Server processes sharing the port; more than one needs PostgreSQL (see docs/web.md).",
-)
-@click.option(
-    "--log-level",
-    type=click.Choice(["debug", "info", "warning", "error"]),
-    default="info",
-    show_default=True,
-    help="Level of the server's log (debug also logs every refused request).",
-)
-@click.option(
-    "--no-quotas",
-    is_flag=True,
-    help="No quotas per client on new games and WebSockets (load tests on loopback).",
-)
-@click.option(
-    "--no-warm",
-    is_flag=True,
-    help="Start at once, without first compiling (or loading) the games' kernels; see `shogames warm`.",
-)
-@click.option(
-    "--forwarded-allow-ips",
-    metavar="IPS",
-    default=None,
-    help="Proxies whose X-Forwarded-For gives the client's address (quotas count by it): addresses or "
-    "networks, comma-separated, * for any; default 127.0.0.1 (or $FORWARDED_ALLOW_IPS).",
-)
 def serve_command(
     host: str,
     port: int,
@@ -646,9 +660,18 @@ def serve_command(
     no_warm: bool,
     forwarded_allow_ips: str | None,
 ) -> None:
-    """Run the web app: play every game in the browser, against the computer, hot-seat or online."""
-    from shogames.server.app import Quotas, serve
-    from shogames.server.db import DEFAULT_DATABASE_URL
+    """Run the web app: play every game in the browser, against the computer, hot-seat or online.
+
+    Needs the web extra: pip install 'shogames[web]' (./start.sh installs it).
+    """
+    try:
+        from shogames.server.app import Quotas, serve
+        from shogames.server.db import DEFAULT_DATABASE_URL
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").partition(".")[0]
+        if missing not in WEB_PACKAGES:
+            raise
+        raise MissingExtraError("serve", "web", missing) from error
 
     try:
         serve(
@@ -662,8 +685,444 @@ def serve_command(
             forwarded_allow_ips=forwarded_allow_ips,
         )
     except ValueError as error:
-        raise click.UsageError(str(error)) from None
+        raise ShogamesUsageError(str(error)) from None
+
+
+# --- the parser ------------------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors end with ``Error: ...`` and a pointer to ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and the error on standard error; exit with status 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, f"Error: {message}\nTry '{self.prog} --help' for help.\n")
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the paragraphs of a command's description as written, in a terminal as wide as the text."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32, width=min(110, _terminal_width()))
+
+
+def _terminal_width() -> int:
+    try:
+        return os.get_terminal_size().columns - 2
+    except OSError:
+        return 100
+
+
+def _default(text: str, value: object) -> str:
+    """A help text with its default value, as ``text [default: value]`` (escaped for argparse)."""
+    return f"{text} [default: {value}]".replace("%", "%%")
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--settings`` and ``--preset`` to a command that takes a GAME argument."""
+    parser.add_argument(
+        "--settings",
+        dest="settings_texts",
+        metavar="'NAME=VALUE ...'",
+        action="append",
+        default=[],
+        help="Settings as name=value pairs separated by spaces; may be given several times.",
+    )
+    parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        default=None,
+        help="Start from the named preset of settings (see `shogames games`).",
+    )
+
+
+def _add_position_option(parser: argparse.ArgumentParser, starts_at: str) -> None:
+    """Add ``--position TEXT`` to a command that otherwise starts at ``starts_at`` (said in its help)."""
+    parser.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help=f"Start from this position (in the game's position text) instead of {starts_at}.",
+    )
+
+
+def _add_game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", metavar="GAME", help="The game's id (see `shogames games`).")
+
+
+def _add_command(
+    commands: Any, run: Callable[..., None], name: str, build: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Add the subcommand ``name``: ``run``'s docstring is its help, ``build`` adds its arguments."""
+    description = inspect.getdoc(run) or ""
+    parser = commands.add_parser(
+        name,
+        help=description.splitlines()[0].replace("%", "%%"),
+        description=description,
+        formatter_class=_HelpFormatter,
+        allow_abbrev=False,
+    )
+    build(parser)
+    parser.set_defaults(run=run)
+
+
+def _build_play(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    _add_game_options(parser)
+    parser.add_argument(
+        "--seat",
+        dest="seats",
+        metavar="SEAT",
+        action="append",
+        default=[],
+        help="A seat you play, by name or 1-based number; repeat for hot-seat; `none` to watch agents."
+        " Default: the first seat.",
+    )
+    parser.add_argument(
+        "--vs",
+        dest="agent_name",
+        metavar="LEVEL",
+        default="easy",
+        help=_default(
+            f"Who plays the other seats: a level ({', '.join(level_names())}) or an agent spec"
+            f" ({', '.join(agent_names())}, with parameters as in `alphabeta:depth=3`).",
+            "easy",
+        ),
+    )
+    parser.add_argument(
+        "--seed", type=_whole, default=None, help="Seed of the chance outcomes and the agents."
+    )
+    _add_position_option(parser, _INITIAL)
+    parser.add_argument(
+        "--record",
+        dest="record_path",
+        metavar="FILE",
+        type=_file_path,
+        default=None,
+        help="Where to save the record (default: ./shogames-<game>-<YYYYmmdd-HHMMSS>.sgr).",
+    )
+
+
+def _build_legal(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    _add_position_option(parser, _START)
+    _add_game_options(parser)
+
+
+def _build_perft(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    parser.add_argument(
+        "--depth",
+        metavar="N",
+        type=_int_range(0),
+        required=True,
+        help="How many moves deep to count (0 or more).",
+    )
+    _add_position_option(parser, _START)
+    _add_game_options(parser)
+    parser.add_argument("--divide", action="store_true", help="Also print the count below each first move.")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="Count with the pure-Python reference engine even where the game has a compiled kernel.",
+    )
+    parser.add_argument(
+        "--no-bulk",
+        action="store_true",
+        help="Generate and play every leaf move instead of counting the last level (needs a kernel).",
+    )
+
+
+def _build_replay(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="FILE", type=_existing_file, help="A file of game records.")
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="Print only a one-line summary per record."
+    )
+
+
+def _build_bench(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    parser.add_argument(
+        "--depth", metavar="N", type=_int_range(0), default=3, help=_default("Perft depth.", 3)
+    )
+    parser.add_argument(
+        "--seconds",
+        metavar="S",
+        type=_positive_real,
+        default=3.0,
+        help=_default(
+            "How long to keep starting random games (the first of --seconds and --games ends them).", 3.0
+        ),
+    )
+    parser.add_argument(
+        "--games", metavar="N", type=_int_range(1), default=None, help="Stop after this many games."
+    )
+    parser.add_argument("--seed", type=_whole, default=0, help=_default("Seed of the random playouts.", 0))
+    parser.add_argument(
+        "--kernel",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=_default(
+            "Also measure the game's compiled kernel, where it has one, in the same run.", "--kernel"
+        ),
+    )
+    _add_game_options(parser)
+
+
+def _build_arena(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    _add_game_options(parser)
+    parser.add_argument(
+        "--agents",
+        metavar="AGENT",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="The agents, after --agents and separated by spaces: levels or agent specs (at least two).",
+    )
+    parser.add_argument(
+        "--games", metavar="N", type=_int_range(1), default=100, help=_default("Games per pair.", 100)
+    )
+    parser.add_argument(
+        "--budget",
+        metavar="KEY=VALUE,...",
+        default=None,
+        help="Parameters for every agent that takes them (and does not set them), e.g. seconds=1 or "
+        "nodes=5000.",
+    )
+    parser.add_argument(
+        "--jobs", metavar="N", type=_int_range(1), default=1, help=_default("Worker processes.", 1)
+    )
+    parser.add_argument(
+        "--seed", type=_whole, default=0, help=_default("Seed of the games and the agents.", 0)
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FOLDER",
+        type=_folder_path,
+        default=None,
+        help="Folder for the records, tables and plot (default: ./arena-<game>-<YYYYmmdd-HHMMSS>).",
+    )
+    _add_ray_option(parser)
+
+
+def _build_explore(parser: argparse.ArgumentParser) -> None:
+    _add_game_argument(parser)
+    _add_game_options(parser)
+    parser.add_argument(
+        "--vary",
+        metavar="SETTING=A,B,...",
+        action="append",
+        required=True,
+        help="A setting and the values it takes, comma-separated; repeat --vary for more settings.",
+    )
+    parser.add_argument(
+        "--agents",
+        metavar="AGENT",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="One agent (it plays every seat) or two (they take the seats in turn): levels or agent specs.",
+    )
+    parser.add_argument(
+        "--games", metavar="N", type=_int_range(1), default=100, help=_default("Games per variant.", 100)
+    )
+    parser.add_argument(
+        "--jobs", metavar="N", type=_int_range(1), default=1, help=_default("Worker processes.", 1)
+    )
+    parser.add_argument(
+        "--seed", type=_whole, default=0, help=_default("Seed of the games and the agents.", 0)
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FOLDER",
+        type=_folder_path,
+        default=None,
+        help="Folder for the records, tables and plot (default: ./explore-<game>-<YYYYmmdd-HHMMSS>).",
+    )
+    _add_ray_option(parser)
+
+
+def _add_ray_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="local",
+        default=None,
+        help="Spread the games over a Ray cluster: alone, a Ray on this machine; or a cluster's address "
+        "(auto, HOST:PORT, ray://HOST:10001).",
+    )
+
+
+def _build_analyse(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="RECORD", type=_existing_file, help="A file of game records.")
+    parser.add_argument(
+        "--depth", metavar="N", type=_int_range(1), default=3, help=_default("Search depth.", 3)
+    )
+    parser.add_argument(
+        "--nodes",
+        metavar="N",
+        type=_int_range(0),
+        default=100_000,
+        help=_default("Nodes per position (0: no limit).", 100_000),
+    )
+    parser.add_argument(
+        "--game-number",
+        metavar="N",
+        type=_int_range(1),
+        default=1,
+        help=_default("Which record of the file.", 1),
+    )
+    parser.add_argument(
+        "--mistake",
+        metavar="X",
+        type=_real,
+        default=MISTAKE,
+        help=_default("Loss of value that is a mistake.", MISTAKE),
+    )
+    parser.add_argument(
+        "--blunder",
+        metavar="X",
+        type=_real,
+        default=BLUNDER,
+        help=_default("Loss of value that is a blunder.", BLUNDER),
+    )
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="Search with the pure-Python engine even where the game has a compiled kernel.",
+    )
+
+
+def _build_nothing(parser: argparse.ArgumentParser) -> None:
+    """A command without arguments."""
+
+
+def _build_serve(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help=_default("Address to listen on (0.0.0.0: every one).", "127.0.0.1"),
+    )
+    parser.add_argument(
+        "--port", type=_int_range(1, 65535), default=8000, help=_default("Port to listen on.", 8000)
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="SQLAlchemy async database URL [default: sqlite+aiosqlite:///shogames.db, a file here; "
+        "PostgreSQL: postgresql+asyncpg://user:password@host/db].",
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=_int_range(1, 64),
+        default=1,
+        help=_default(
+            "Server processes sharing the port; more than one needs PostgreSQL (see docs/web.md).", 1
+        ),
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        default="info",
+        help=_default("Level of the server's log (debug also logs every refused request).", "info"),
+    )
+    parser.add_argument(
+        "--no-quotas",
+        action="store_true",
+        help="No quotas per client on new games and WebSockets (load tests on loopback).",
+    )
+    parser.add_argument(
+        "--no-warm",
+        action="store_true",
+        help="Start at once, without first compiling (or loading) the games' kernels; see `shogames warm`.",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="Proxies whose X-Forwarded-For gives the client's address (quotas count by it): addresses or "
+        "networks, comma-separated, * for any; default 127.0.0.1 (or $FORWARDED_ALLOW_IPS).",
+    )
+
+
+COMMANDS: tuple[tuple[str, Callable[..., None], Callable[[argparse.ArgumentParser], None]], ...] = (
+    ("games", games_command, _build_nothing),
+    ("play", play_command, _build_play),
+    ("legal", legal_command, _build_legal),
+    ("perft", perft_command, _build_perft),
+    ("replay", replay_command, _build_replay),
+    ("bench", bench_command, _build_bench),
+    ("arena", arena_command, _build_arena),
+    ("explore", explore_command, _build_explore),
+    ("analyse", analyse_command, _build_analyse),
+    ("warm", warm_command, _build_nothing),
+    ("serve", serve_command, _build_serve),
+)
+"""Every subcommand: its name, the function that runs it (whose docstring is its help) and its arguments."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the whole command line, with a subparser per command of :data:`COMMANDS`."""
+    parser = _Parser(
+        prog=PROG,
+        description="Shoo, Shobu, Sho and Shogammon: play, check and study them from the terminal.",
+        epilog=f"Run '{PROG} COMMAND --help' for a command's options.",
+        formatter_class=_HelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG}, version {__version__}")
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", dest="command", parser_class=_Parser
+    )
+    for name, run, build in COMMANDS:
+        _add_command(commands, run, name, build)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: the process's arguments); return the exit status.
+
+    0 when the command did its work; 2 for bad input (a usage error, or ``Error: ...`` on standard error);
+    1 when a command needs an extra that is not installed, or on Ctrl-C. The console script
+    ``shogames`` exits with what this returns.
+    """
+    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments:
+        parser.print_help(sys.stdout)
+        return 2
+    try:
+        options = vars(parser.parse_args(arguments))
+    except SystemExit as stop:  # --help, --version and usage errors
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    run: Callable[..., None] = options.pop("run")
+    options.pop("command")
+    # A kernel's first use on a machine compiles for seconds: say so (on standard error) when it does.
+    announce_compiles(lambda text: echo(text, err=True))
+    try:
+        run(**options)
+    except (ShogamesUsageError, MissingExtraError) as error:
+        echo(f"Error: {error}", err=True)
+        return error.exit_code
+    except ShogamesError as error:
+        echo(f"Error: {error}", err=True)
+        return ShogamesUsageError.exit_code
+    except KeyboardInterrupt:
+        echo("Aborted!", err=True)
+        return 1
+    except BrokenPipeError:  # the reader of our output went away (`shogames legal shobu | head`)
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        announce_compiles(None)
+    return 0
 
 
 if __name__ == "__main__":  # python -m shogames.ui.cli, as the server tests start it
-    main()
+    sys.exit(main())

@@ -2,7 +2,7 @@
 
 :class:`TerminalGame` plays one game between people at the keyboard and agents. Reading a line and
 writing text are injected functions (``read_line`` and ``write``), so a test passes a scripted reader
-and collects the output; the CLI passes :func:`input` and :func:`click.echo`.
+and collects the output; the CLI passes :func:`input` and its own ``echo`` (a flushed :func:`print`).
 
 At a person's turn the loop shows the board, the last move and whose turn it is, then reads a line:
 a move in the game's notation, or one of the commands in :data:`HELP_TEXT`. Bad input is reported and

@@ -31,6 +31,27 @@ distance (1 or 2). Text: ``BDa1-a3 WLb1-b3``: the passive board and move, then t
 move; the aggressive destination may be left out (``BDa1-a3 WLb1``) since it repeats the passive vector.
 When the ``no_turn=pass`` setting applies, a side with no legal turn plays :data:`PASS_MOVE` (``pass``).
 
+Actions and observations
+------------------------
+A turn is one action: its two halves are not two plies, because the passive move is legal only when an
+aggressive move can repeat it, so half a turn is not a position either side can stand in (and a policy
+over whole turns stays small). Action ids are counted in the **mover's view**: Black sees the table as
+it is; White sees it turned half round, which maps bit ``b`` to ``63 - b`` and direction ``d`` to
+``(d + 4) % 8``, so that every side plays up from its homeboards, the two bottom boards (the view's
+boards 2 and 3). In that view a turn is (direction ``d``, distance ``k``, the passive stone's square on
+homeboard ``h`` (0 left, 1 right), the aggressive stone's square on the other column's board ``v``
+(0 the mover's own homeboard, 1 the opponent's)); only squares from which ``k`` steps in direction ``d``
+stay on the board count, ``n(d, k)`` of them (12, 9, 8 or 4: orthogonal or diagonal, one or two steps).
+With the groups ``g = 2 * d + k - 1`` in order::
+
+    id = offset[g] + (h * n + i) * 2 * n + v * n + j     offset[g] = sum of 4 * n ** 2 over earlier groups
+
+where ``i`` and ``j`` number the passive and aggressive squares among the group's squares (board squares
+ascending). That makes :data:`TURN_ACTIONS` = 4 x 4 x (12² + 9² + 8² + 4²) = 4,880 ids, each the turn of
+some position; under ``no_turn=pass`` the pass is id 4,880 (4,881 actions). The observation is
+``(4, 8, 8)``: the table in the observer's view, rows from the observer's side, columns left to right
+(the own stones, the opponent's, ones when the observer is to move, the turns played over ``max_turns``).
+
 Speed: move generation works on whole bitboards, one shift per direction and distance for all four
 boards at once (masks keep stones from leaving their board), and :meth:`ShobuState.count_legal_moves`
 counts turns as sums of products of popcounts without building them.
@@ -39,6 +60,7 @@ counts turns as sums of products of popcounts without building them.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import ClassVar, Final, NamedTuple
@@ -325,6 +347,94 @@ def _vector(from_bit: int, to_bit: int) -> tuple[int, int] | None:
     return _DIRECTION_VECTORS.index(unit), distance
 
 
+def _stays_on_board(square: int, direction: int, distance: int) -> bool:
+    """Whether ``distance`` steps in ``direction`` from ``square`` (0-15 on a board) stay on the board."""
+    df, dr = _DIRECTION_VECTORS[direction]
+    file, rank = square & 3, square >> 2
+    return 0 <= file + distance * df < 4 and 0 <= rank + distance * dr < 4
+
+
+def view_bit(bit: int, seat: int) -> int:
+    """A square (bit 0-63) in ``seat``'s view, or back: Black's is the table, White's it turned half round.
+
+    Turning the four boards half round maps board ``b`` to ``3 - b`` and each board's square ``s`` to
+    ``15 - s``, so bit ``16 * b + s`` goes to ``63 - (16 * b + s)``.
+    """
+    return bit if seat == BLACK else 63 - bit
+
+
+def view_direction(direction: int, seat: int) -> int:
+    """A direction (0-7) in ``seat``'s view, or back: White's view turns every direction half round."""
+    return direction if seat == BLACK else (direction + 4) & 7
+
+
+def _turns_in_view_order() -> tuple[ShobuMove, ...]:
+    """Every turn shape in the mover's view (as Black's turns), in action-id order (module docstring)."""
+    turns: list[ShobuMove] = []
+    for direction in range(8):
+        for distance in (1, 2):
+            squares = [s for s in range(16) if _stays_on_board(s, direction, distance)]
+            for homeboard in (0, 1):
+                passive_board = 2 + homeboard
+                for passive_square in squares:
+                    for other in (0, 1):
+                        aggressive_board = 3 - homeboard - 2 * other
+                        turns.extend(
+                            ShobuMove(
+                                16 * passive_board + passive_square,
+                                16 * aggressive_board + aggressive_square,
+                                direction,
+                                distance,
+                            )
+                            for aggressive_square in squares
+                        )
+    return tuple(turns)
+
+
+def _in_seat_view(move: ShobuMove, seat: int) -> ShobuMove:
+    """A turn turned into ``seat``'s view (or back: the map is its own inverse)."""
+    return ShobuMove(
+        view_bit(move.passive_from, seat),
+        view_bit(move.aggressive_from, seat),
+        view_direction(move.direction, seat),
+        move.distance,
+    )
+
+
+_VIEW_TURNS: Final = _turns_in_view_order()
+TURN_ACTIONS: Final = len(_VIEW_TURNS)
+"""How many action ids turns have: 4,880 (the module docstring derives it); the pass is id 4,880."""
+PASS_ACTION: Final = TURN_ACTIONS
+"""The action id of :data:`PASS_MOVE`, an action only under ``no_turn=pass``."""
+# Per seat: the turn of each action id (in absolute squares), and each turn's id.
+_ACTION_TURNS: Final = tuple(
+    tuple(_in_seat_view(turn, seat) for turn in _VIEW_TURNS) for seat in (BLACK, WHITE)
+)
+_TURN_IDS: Final = tuple({turn: action for action, turn in enumerate(turns)} for turns in _ACTION_TURNS)
+
+OBSERVATION_PLANES: Final = (
+    "own stones",
+    "opponent's stones",
+    "observer to move",
+    "turns played / max_turns",
+)
+"""The planes of :meth:`ShobuState.observation_tensor`, each 8 x 8 in the observer's view."""
+
+
+def _view_cell(bit: int) -> int:
+    """The flat cell ``8 * row + column`` of a view's bit on the 8 x 8 table, rows from the mover's side."""
+    board, square = bit >> 4, bit & 15
+    row = (square >> 2) + (4 if board < 2 else 0)
+    column = (square & 3) + 4 * (board & 1)
+    return 8 * row + column
+
+
+# Per seat, per absolute bit: its cell on the table in that seat's view.
+_VIEW_CELLS: Final = tuple(
+    tuple(_view_cell(view_bit(bit, seat)) for bit in range(64)) for seat in (BLACK, WHITE)
+)
+
+
 class ShobuGame(Game["ShobuState"]):
     """Shobu under fixed settings.
 
@@ -360,8 +470,33 @@ class ShobuGame(Game["ShobuState"]):
 
     @property
     def max_game_length(self) -> int:
-        """One move is one turn, so the cap is ``max_turns``."""
+        """``max_turns`` plies: every move, the pass included, is one whole turn.
+
+        A game stops when ``max_turns`` turns are played, and each ply plays one turn (a passive and
+        aggressive pair, or the pass under ``no_turn=pass``), so no game is longer. The bound is reached
+        for every ``max_turns``: the sides can shuffle a stone back and forth on each homeboard (``BDa1-a2
+        BLa1-a2``, then back) without ever clearing a board, so the cap ends such a game after exactly
+        ``max_turns`` plies.
+        """
         return int(self.settings["max_turns"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """:data:`TURN_ACTIONS` (4,880) turn shapes, plus the pass under ``no_turn=pass`` (4,881).
+
+        The module docstring numbers them; ``docs/games/shobu.md`` derives the count.
+        """
+        return TURN_ACTIONS + (1 if self.settings["no_turn"] == "pass" else 0)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Four planes of the 8 x 8 table (:data:`OBSERVATION_PLANES`), seen from the observer's side."""
+        return (len(OBSERVATION_PLANES), 8, 8)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """:data:`OBSERVATION_PLANES`: own stones, the opponent's, the observer to move, the cap."""
+        return OBSERVATION_PLANES
 
     def new_initial_state(self) -> ShobuState:
         """The start: four stones of each colour on every board, Black to move."""
@@ -620,6 +755,92 @@ class ShobuState(State[ShobuMove]):
             winner = seat
         black, white = (own, opp) if seat == BLACK else (opp, own)
         return ShobuState(self._game, black, white, 1 - seat, self._turns + 1, winner)
+
+    # Actions and observations -------------------------------------------------------------------------
+
+    def move_to_action(self, move: ShobuMove) -> int:
+        """The action id of a turn of the side to move (the module docstring gives the numbering).
+
+        Raises:
+            ValueError: the game is over, or ``move`` is not a turn shape of the side to move (a passive
+                stone off its homeboards, an aggressive stone on a board of the passive board's colour,
+                a move that leaves its board), or the pass where ``no_turn`` is ``lose``.
+        """
+        if self.is_terminal():
+            raise ValueError(f"the game is over: no move has an action id, got {move!r}")
+        if move == PASS_MOVE:
+            if self._game.settings["no_turn"] != "pass":
+                raise ValueError("the pass is a move only under the setting no_turn=pass")
+            return PASS_ACTION
+        try:
+            action = _TURN_IDS[self._seat].get(move)
+        except TypeError:  # not hashable
+            action = None
+        if action is None:
+            raise ValueError(
+                f"{move!r} is not a turn of {self._game.player_names[self._seat]}: a ShobuMove whose "
+                "passive stone is on the mover's homeboard, whose aggressive stone is on a board of the "
+                "other colour, and whose direction and distance (1 or 2) keep both stones on their boards"
+            )
+        return action
+
+    def action_to_move(self, action: int) -> ShobuMove:
+        """The legal turn with id ``action``, decoded directly (no search of the legal moves).
+
+        Raises:
+            IllegalMoveError: ``action`` is not an int, is out of range, or is not legal here.
+        """
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral) or self.is_terminal():
+            raise self._illegal_action(action)
+        action = int(action)
+        if action == PASS_ACTION and self._game.settings["no_turn"] == "pass":
+            own, opp = self._own_opp()
+            if self._moves != (PASS_MOVE,) and (self._moves or has_turn(own, opp, self._seat)):
+                raise self._illegal_action(action)
+            return PASS_MOVE
+        if not 0 <= action < TURN_ACTIONS:
+            raise self._illegal_action(action)
+        move = _ACTION_TURNS[self._seat][action]
+        own, opp = self._own_opp()
+        passive1, aggressive1, passive2, aggressive2 = _sources(own, opp, move.direction)
+        passive, aggressive = (passive1, aggressive1) if move.distance == 1 else (passive2, aggressive2)
+        if not (passive >> move.passive_from & 1 and aggressive >> move.aggressive_from & 1):
+            raise self._illegal_action(action)
+        return move
+
+    def legal_actions(self) -> list[int]:
+        """The ids of :meth:`legal_moves`, ascending (the pass alone is :data:`PASS_ACTION`)."""
+        moves = self.legal_moves()
+        if moves == (PASS_MOVE,):
+            return [PASS_ACTION]
+        ids = _TURN_IDS[self._seat]
+        return sorted([ids[move] for move in moves])
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` sees: four 8 x 8 planes of the table turned to its view, flat in C order.
+
+        Cell ``8 * row + column`` of a plane is the table seen from ``seat``'s side: rows 0-3 its own
+        homeboards (rank 1 of its view first), rows 4-7 the opponent's, columns left to right; for White
+        the table is turned half round (:func:`view_bit`). The planes (:data:`OBSERVATION_PLANES`): the
+        seat's stones, the opponent's, ones when ``seat`` is to move, and the turns played over
+        ``max_turns`` (at most 1).
+
+        Raises:
+            ValueError: ``seat`` is not 0 or 1.
+        """
+        self._check_seat(seat)
+        own, opp = (self._black, self._white) if seat == BLACK else (self._white, self._black)
+        cells = _VIEW_CELLS[seat]
+        tensor = [0.0] * 256
+        for bit in _iter_bits(own):
+            tensor[cells[bit]] = 1.0
+        for bit in _iter_bits(opp):
+            tensor[64 + cells[bit]] = 1.0
+        if self.to_move == seat:
+            tensor[128:192] = [1.0] * 64
+        max_turns = int(self._game.settings["max_turns"])
+        tensor[192:] = [min(self._turns, max_turns) / max_turns] * 64
+        return tensor
 
     # Text ---------------------------------------------------------------------------------------------
 

@@ -1018,3 +1018,318 @@ def decisive(black, white, seat, rules, moves, n):
         if cleared:
             return i
     return -1
+
+
+# --- The batch of games (the batched environment) ------------------------------------------------------
+#
+# A batch holds one kernel array per row, ``rows[i] = [black, white, seat, turns, winner + 1]`` (uint64),
+# and ``results[i]``: -1 while row ``i``'s game goes on, else :func:`outcome`'s result (0, 1: the winner,
+# 2: the length cap). Actions are the protocol's ids in the mover's view (``shogames.games.shobu``):
+# ``turn_table[id] = (passive bit, aggressive bit, direction, distance)`` as Black's turn; White's turn
+# is the same on the table turned half round (bit ``b`` to ``63 - b``, direction ``d`` to ``d + 4``).
+# The other way, ``square_index[g, s]`` numbers square ``s`` among the ``sizes[g]`` squares of group
+# ``g = 2 * direction + distance - 1`` and ``offsets[g]`` is the group's first id. Shobu has no chance,
+# so nothing is sampled between decisions.
+
+
+@njit(cache=True, inline="always")
+def row_outcome(black, white, seat, turns, winner, max_turns, no_turn_pass, rot, masks, plans):
+    """-1 while a game goes on, else its result: :func:`outcome`, with the no-turn test stopping early."""
+    if winner >= 0:
+        return winner
+    if turns >= max_turns:
+        return 2
+    if not no_turn_pass:
+        if seat == 0:
+            has = any_turn(black, white, seat, rot, masks, plans)
+        else:
+            has = any_turn(white, black, seat, rot, masks, plans)
+        if not has:
+            return 1 - seat
+    return -1
+
+
+@njit(cache=True, inline="always")
+def action_move(action, seat, turn_table):
+    """The move code of the turn with id ``action`` (below the table's length) for ``seat``."""
+    p = turn_table[action, 0]
+    a = turn_table[action, 1]
+    d = turn_table[action, 2]
+    if seat == 1:
+        p = 63 - p
+        a = 63 - a
+        d = (d + 4) & 7
+    return p | (a << 6) | (d << 12) | (turn_table[action, 3] << 15)
+
+
+@njit(cache=True, inline="always")
+def move_action(p, a, d, k, seat, square_index, offsets, sizes):
+    """The action id of a turn: passive bit ``p``, aggressive bit ``a``, direction ``d``, distance ``k``."""
+    if seat == 1:
+        p = 63 - p
+        a = 63 - a
+        d = (d + 4) & 7
+    g = 2 * d + k - 1
+    n = sizes[g]
+    home = (p >> 4) - 2
+    other = (3 - home - (a >> 4)) >> 1
+    return offsets[g] + (home * n + square_index[g, p & 15]) * 2 * n + other * n + square_index[g, a & 15]
+
+
+@njit(cache=True, inline="always")
+def turn_is_legal(own, opp, move, rot, masks):
+    """Whether a turn whose boards fit the rules (as every id's do) can be played by the side with ``own``."""
+    occupied = own | opp
+    passive1, aggressive1, passive2, aggressive2 = direction_sources(
+        own, opp, ~occupied, occupied, (move >> 12) & 7, rot, masks
+    )
+    passive, aggressive = (passive1, aggressive1) if (move >> 15) & 3 == 1 else (passive2, aggressive2)
+    return (passive >> U64(move & 63)) & ONE != ZERO and (aggressive >> U64((move >> 6) & 63)) & ONE != ZERO
+
+
+@njit(cache=True, inline="always")
+def reset_row(rows, results, i, start, max_turns, no_turn_pass, rot, masks, plans):
+    """Put ``start`` (a kernel array) in row ``i`` and judge it."""
+    for field in range(5):
+        rows[i, field] = start[field]
+    results[i] = row_outcome(
+        start[0], start[1], np.int64(start[2]), np.int64(start[3]), np.int64(start[4]) - 1,
+        max_turns, no_turn_pass, rot, masks, plans,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def batch_reset(rows, results, chosen, start, max_turns, no_turn_pass, rules):
+    """Put ``start`` (a kernel array) in every row where ``chosen`` is true, and judge it (one thread)."""
+    rot = rotations(rules)
+    _, masks, plans = rules
+    for i in range(rows.shape[0]):
+        if chosen[i]:
+            reset_row(rows, results, i, start, max_turns, no_turn_pass, rot, masks, plans)
+
+
+@njit(cache=True, parallel=True)
+def batch_reset_parallel(rows, results, chosen, start, max_turns, no_turn_pass, rules):
+    """:func:`batch_reset` with the rows spread over numba's threads."""
+    rot = rotations(rules)
+    _, masks, plans = rules
+    for i in prange(rows.shape[0]):
+        if chosen[i]:
+            reset_row(rows, results, i, start, max_turns, no_turn_pass, rot, masks, plans)
+
+
+@njit(cache=True, inline="always")
+def row_action_is_bad(rows, results, i, action, turn_ids, no_turn_pass, turn_table, rot, masks, plans):
+    """Whether row ``i``'s game goes on and ``action`` is not legal there."""
+    if results[i] >= 0:
+        return False
+    seat = np.int64(rows[i, 2])
+    if seat == 0:
+        own, opp = rows[i, 0], rows[i, 1]
+    else:
+        own, opp = rows[i, 1], rows[i, 0]
+    if action == turn_ids and no_turn_pass:
+        return any_turn(own, opp, seat, rot, masks, plans)
+    if action < 0 or action >= turn_ids:
+        return True
+    return not turn_is_legal(own, opp, action_move(action, seat, turn_table), rot, masks)
+
+
+@njit(cache=True, inline="always")
+def step_row(
+    rows, results, i, action, turn_ids, max_turns, no_turn_pass, turn_table, shifts, rot, masks, plans,
+    returns, terminated, truncated,
+):  # fmt: skip
+    """Play the legal ``action`` in row ``i`` (a game going on) and judge the position after it."""
+    seat = np.int64(rows[i, 2])
+    if seat == 0:
+        own, opp = rows[i, 0], rows[i, 1]
+    else:
+        own, opp = rows[i, 1], rows[i, 0]
+    move = PASS_CODE if action == turn_ids else action_move(action, seat, turn_table)
+    own, opp, cleared = play(own, opp, move, shifts, masks)
+    winner = seat if cleared else -1
+    turns = np.int64(rows[i, 3]) + 1
+    if seat == 0:
+        black, white = own, opp
+    else:
+        black, white = opp, own
+    rows[i, 0] = black
+    rows[i, 1] = white
+    rows[i, 2] = U64(1 - seat)
+    rows[i, 3] = U64(turns)
+    rows[i, 4] = U64(winner + 1)
+    result = row_outcome(black, white, 1 - seat, turns, winner, max_turns, no_turn_pass, rot, masks, plans)
+    results[i] = result
+    if result == 2:
+        truncated[i] = True
+    elif result >= 0:
+        terminated[i] = True
+        returns[i, result] = 1.0
+        returns[i, 1 - result] = -1.0
+
+
+@njit(cache=True)
+def batch_step(
+    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated
+):
+    """Play each going row's action; return the first row whose action is not legal there, or -1.
+
+    Every action is checked before any is played, so a batch with an illegal action is left as it was.
+    Rows whose game is over are skipped. A row whose game ends gets its returns (float32, Black's then
+    White's) and ``terminated`` (won) or ``truncated`` (the length cap). One thread.
+    """
+    shifts, masks, plans = rules
+    rot = rotations(rules)
+    turn_ids = turn_table.shape[0]
+    for i in range(rows.shape[0]):
+        if row_action_is_bad(
+            rows, results, i, actions[i], turn_ids, no_turn_pass, turn_table, rot, masks, plans
+        ):
+            return i
+    for i in range(rows.shape[0]):
+        if results[i] < 0:
+            step_row(
+                rows, results, i, actions[i], turn_ids, max_turns, no_turn_pass, turn_table, shifts, rot,
+                masks, plans, returns, terminated, truncated,
+            )  # fmt: skip
+    return -1
+
+
+@njit(cache=True, parallel=True)
+def batch_step_parallel(
+    rows, results, actions, max_turns, no_turn_pass, rules, turn_table, returns, terminated, truncated
+):
+    """:func:`batch_step` with the turns played over numba's threads.
+
+    The actions are checked on one thread first (a check is a few shifts), so that a step is one
+    parallel region: on a busy machine each region waits for every thread to be scheduled.
+    """
+    shifts, masks, plans = rules
+    rot = rotations(rules)
+    turn_ids = turn_table.shape[0]
+    for i in range(rows.shape[0]):
+        if row_action_is_bad(
+            rows, results, i, actions[i], turn_ids, no_turn_pass, turn_table, rot, masks, plans
+        ):
+            return i
+    for i in prange(rows.shape[0]):
+        if results[i] < 0:
+            step_row(
+                rows, results, i, actions[i], turn_ids, max_turns, no_turn_pass, turn_table, shifts, rot,
+                masks, plans, returns, terminated, truncated,
+            )  # fmt: skip
+    return -1
+
+
+@njit(cache=True, inline="always")
+def view_cell(bit, seat):
+    """The cell ``8 * row + column`` of a bit on the table in ``seat``'s view (rows from its side)."""
+    if seat == 1:
+        bit = 63 - bit
+    board = bit >> 4
+    row = ((bit >> 2) & 3) + (4 if board < 2 else 0)
+    return 8 * row + (bit & 3) + 4 * (board & 1)
+
+
+@njit(cache=True, inline="always")
+def observe_row(rows, results, i, max_turns, out):
+    """Row ``i``'s observation from its seat to move (seat 0 once over) into ``out[i]`` (4, 8, 8).
+
+    The reference's planes: the observer's stones, the opponent's, ones when the observer is to move,
+    and the turns played over ``max_turns`` (at most 1).
+    """
+    over = results[i] >= 0
+    seat = 0 if over else np.int64(rows[i, 2])
+    own = rows[i, seat]
+    opp = rows[i, 1 - seat]
+    for plane in range(2):
+        for row in range(8):
+            for column in range(8):
+                out[i, plane, row, column] = 0.0
+    while own:
+        cell = view_cell(lowest_bit(own), seat)
+        own &= own - ONE
+        out[i, 0, cell >> 3, cell & 7] = 1.0
+    while opp:
+        cell = view_cell(lowest_bit(opp), seat)
+        opp &= opp - ONE
+        out[i, 1, cell >> 3, cell & 7] = 1.0
+    to_move = 0.0 if over else 1.0
+    progress = min(np.int64(rows[i, 3]), max_turns) / max_turns
+    for row in range(8):
+        for column in range(8):
+            out[i, 2, row, column] = to_move
+            out[i, 3, row, column] = progress
+
+
+@njit(cache=True)
+def batch_observe(rows, results, max_turns, out):
+    """Each row's observation (:func:`observe_row`) into ``out`` (size, 4, 8, 8); one thread."""
+    for i in range(rows.shape[0]):
+        observe_row(rows, results, i, max_turns, out)
+
+
+@njit(cache=True, parallel=True)
+def batch_observe_parallel(rows, results, max_turns, out):
+    """:func:`batch_observe` with the rows spread over numba's threads."""
+    for i in prange(rows.shape[0]):
+        observe_row(rows, results, i, max_turns, out)
+
+
+@njit(cache=True, inline="always")
+def mask_row(rows, results, i, no_turn_pass, rot, masks, plans, square_index, offsets, sizes, out):
+    """Row ``i``'s legal action ids as a mask in ``out[i]``; all false once over."""
+    for action in range(out.shape[1]):
+        out[i, action] = False
+    if results[i] >= 0:
+        return
+    seat = np.int64(rows[i, 2])
+    if seat == 0:
+        own, opp = rows[i, 0], rows[i, 1]
+    else:
+        own, opp = rows[i, 1], rows[i, 0]
+    occupied = own | opp
+    empty = ~occupied
+    found = False
+    for d in range(8):
+        passive1, aggressive1, passive2, aggressive2 = direction_sources(
+            own, opp, empty, occupied, d, rot, masks
+        )
+        for k in range(1, 3):
+            passive_all = passive1 if k == 1 else passive2
+            aggressive_all = aggressive1 if k == 1 else aggressive2
+            for h in range(2):
+                passive = passive_all & plans[seat, h, 0]
+                aggressive = aggressive_all & plans[seat, h, 1]
+                if passive == ZERO or aggressive == ZERO:
+                    continue
+                found = True
+                while passive:
+                    p = lowest_bit(passive)
+                    passive &= passive - ONE
+                    rest = aggressive
+                    while rest:
+                        a = lowest_bit(rest)
+                        rest &= rest - ONE
+                        out[i, move_action(p, a, d, k, seat, square_index, offsets, sizes)] = True
+    if not found and no_turn_pass:
+        out[i, offsets[15] + 4 * sizes[15] * sizes[15]] = True  # the pass, after the last turn id
+
+
+@njit(cache=True)
+def batch_legal_mask(rows, results, no_turn_pass, rules, square_index, offsets, sizes, out):
+    """Each row's legal action ids as a mask in ``out`` (size, actions) (:func:`mask_row`); one thread."""
+    rot = rotations(rules)
+    _, masks, plans = rules
+    for i in range(rows.shape[0]):
+        mask_row(rows, results, i, no_turn_pass, rot, masks, plans, square_index, offsets, sizes, out)
+
+
+@njit(cache=True, parallel=True)
+def batch_legal_mask_parallel(rows, results, no_turn_pass, rules, square_index, offsets, sizes, out):
+    """:func:`batch_legal_mask` with the rows spread over numba's threads."""
+    rot = rotations(rules)
+    _, masks, plans = rules
+    for i in prange(rows.shape[0]):
+        mask_row(rows, results, i, no_turn_pass, rot, masks, plans, square_index, offsets, sizes, out)

@@ -9,6 +9,11 @@ bitboards of the reference (bit ``16 * board + 4 * rank + file``) and ``winner +
 cleared. Move code: ``passive_from | aggressive_from << 6 | direction << 12 | distance << 15``; the pass
 (``no_turn=pass``) is 0.
 
+Batch (:class:`ShobuBatch`, the batched environment's rows): one kernel array per row and each row's
+result, stepped, observed and masked by compiled loops over rows (``prange``). Actions are the protocol's
+ids (``shogames.games.shobu``, the mover's view); :func:`build_action_tables` builds the tables that
+decode and encode them, from the rules as written, like the rule tables.
+
 Settings: every setting of :class:`~shogames.games.shobu.ShobuGame` (``max_turns``, ``no_turn``) is an
 argument of the compiled functions, so one compiled kernel serves them all.
 """
@@ -20,10 +25,25 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, moves_by_code, playout_batch
+from shogames.core.errors import IllegalMoveError
+from shogames.core.kernel import (
+    BatchGames,
+    Kernel,
+    PlayoutBatch,
+    compiled_threads,
+    moves_by_code,
+    playout_batch,
+)
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
-from shogames.games.shobu import PASS_MOVE, ShobuGame, ShobuMove, ShobuPosition, ShobuState
+from shogames.games.shobu import (
+    OBSERVATION_PLANES,
+    PASS_MOVE,
+    ShobuGame,
+    ShobuMove,
+    ShobuPosition,
+    ShobuState,
+)
 from shogames.games.shobu import _jit as jit
 from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
 
@@ -61,6 +81,42 @@ def build_rules() -> Rules:
             plans[seat, h, 0] = 0xFFFF << (16 * board)
             plans[seat, h, 1] = sum(0xFFFF << (16 * b) for b in range(4) if _LIGHT[b] != _LIGHT[board])
     return shifts, masks, plans
+
+
+ActionTables = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
+"""(turn_table, square_index, offsets, sizes): the action numbering (:func:`build_action_tables`)."""
+
+
+def build_action_tables() -> ActionTables:
+    """The action ids' tables, from the numbering of ``docs/games/shobu.md`` in the mover's view.
+
+    Group ``g = 2 * direction + distance - 1`` holds the ``sizes[g]`` squares of a board from which the
+    move stays on the board (``square_index[g, s]`` numbers them, -1 elsewhere) and starts at id
+    ``offsets[g]``; there a turn's id is ``offsets[g] + (h * n + i) * 2 * n + v * n + j`` (passive square
+    ``i`` on homeboard ``h``, the view's board ``2 + h``; aggressive square ``j`` on the other column's
+    board ``v``, the view's board ``3 - h - 2 * v``). ``turn_table[id]`` is (passive bit, aggressive bit,
+    direction, distance) of Black's turn, which is the view's.
+    """
+    square_index = np.full((16, 16), -1, dtype=np.int64)
+    offsets = np.zeros(16, dtype=np.int64)
+    sizes = np.zeros(16, dtype=np.int64)
+    turns: list[tuple[int, int, int, int]] = []
+    for direction, (df, dr) in enumerate(_VECTORS):
+        for distance in (1, 2):
+            group = 2 * direction + distance - 1
+            squares = [
+                s for s in range(16) if 0 <= (s & 3) + distance * df < 4 and 0 <= (s >> 2) + distance * dr < 4
+            ]
+            square_index[group, squares] = np.arange(len(squares))
+            offsets[group], sizes[group] = len(turns), len(squares)
+            for home in range(2):
+                for passive in squares:
+                    for other in range(2):
+                        board = 3 - home - 2 * other
+                        turns.extend(
+                            (16 * (2 + home) + passive, 16 * board + a, direction, distance) for a in squares
+                        )
+    return np.array(turns, dtype=np.int64), square_index, offsets, sizes
 
 
 def _cleared_by(position: ShobuPosition) -> int | None:
@@ -250,6 +306,10 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         batch, record = self._playouts(index + 1, seed, start, 1, index + 1)
         return moves_by_code(self, record[index, : int(batch.plies[index])])
 
+    def batch(self, size: int, *, seed: int = 0) -> ShobuBatch:
+        """``size`` games at the start, stepped together in compiled code (:class:`ShobuBatch`)."""
+        return ShobuBatch(self, size, seed)
+
     # --- Searches ------------------------------------------------------------------------------------
 
     def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShobuAlphaBeta:
@@ -342,6 +402,125 @@ class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
         rules = (kernel.max_turns, kernel.no_turn_pass, kernel.rules)
         position = np.zeros(5, dtype=np.uint64)
         return self.call_loop(jit.mcts, (*kernel._scalars(state), codes), budget, rules, position, out)
+
+
+PARALLEL_ROWS = 256
+"""The fewest rows of a :class:`ShobuBatch` whose compiled loops spread the rows over threads."""
+
+
+class ShobuBatch(BatchGames[ShobuState]):
+    """Shobu games in the kernel's arrays, one row each, stepped by compiled loops over the rows.
+
+    Row ``i`` is ``rows[i] = [black, white, seat, turns, winner + 1]`` (the kernel array) and
+    ``results[i]`` is -1 while its game goes on, else the winner (0, 1) or 2 for the length cap. Shobu has
+    no chance, so ``seed`` decides nothing: every row plays exactly the actions it is given.
+
+    Batches of :data:`PARALLEL_ROWS` rows or more spread their rows over numba's threads (``prange``);
+    smaller ones run on one thread, where waking the threads would cost more than the rows' work.
+
+    Args:
+        kernel: the Shobu kernel (its settings are the games').
+        size: how many games, 1 or more.
+        seed: kept for the interface; no chance to sample.
+        parallel_from: the fewest rows spread over threads (tests set 1 to run the threaded loops).
+    """
+
+    def __init__(
+        self, kernel: ShobuKernel, size: int, seed: int, *, parallel_from: int = PARALLEL_ROWS
+    ) -> None:
+        super().__init__(kernel, size, seed)
+        self.shobu_kernel = kernel
+        parallel = size >= parallel_from
+        self._reset = jit.batch_reset_parallel if parallel else jit.batch_reset
+        self._step = jit.batch_step_parallel if parallel else jit.batch_step
+        self._observe = jit.batch_observe_parallel if parallel else jit.batch_observe
+        self._legal_mask = jit.batch_legal_mask_parallel if parallel else jit.batch_legal_mask
+        self.actions = kernel.shobu.num_distinct_actions
+        self.turn_table, self.square_index, self.offsets, self.sizes = build_action_tables()
+        self.rows = np.zeros((size, 5), dtype=np.uint64)
+        self.results = np.full(size, -1, dtype=np.int64)
+        self._start = kernel.encode(kernel.shobu.new_initial_state())
+        self.reset(np.ones(size, dtype=np.bool_))
+
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Put the start position in every row where ``rows`` is true."""
+        chosen = np.asarray(rows, dtype=np.bool_)
+        if chosen.shape != (self.size,):
+            raise ValueError(f"reset takes one bool per row, shape ({self.size},), got {chosen.shape}")
+        kernel = self.shobu_kernel
+        self._reset(
+            self.rows, self.results, chosen, self._start, kernel.max_turns, kernel.no_turn_pass, kernel.rules
+        )
+
+    def load(self, row: int, state: State[Any]) -> None:
+        """Put a reference state in row ``row`` (to step from a chosen position), and judge it.
+
+        Raises:
+            IndexError: no such row.
+        """
+        if not 0 <= row < self.size:
+            raise IndexError(f"the batch has rows 0 to {self.size - 1}, got {row}")
+        kernel = self.shobu_kernel
+        chosen = np.zeros(self.size, dtype=np.bool_)
+        chosen[row] = True
+        self._reset(
+            self.rows, self.results, chosen, kernel.encode(state), kernel.max_turns, kernel.no_turn_pass,
+            kernel.rules,
+        )  # fmt: skip
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Play each going row's action id (rows whose game is over ignore theirs).
+
+        Raises:
+            ValueError: ``actions`` is not one integer per row.
+            IllegalMoveError: an action is not legal in its row; no row is played then.
+        """
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.size,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError(
+                f"step takes one integer action per row, shape ({self.size},), got {chosen.shape}"
+            )
+        chosen = chosen.astype(np.int64, copy=False)
+        returns = np.zeros((self.size, 2), dtype=np.float32)
+        terminated = np.zeros(self.size, dtype=np.bool_)
+        truncated = np.zeros(self.size, dtype=np.bool_)
+        kernel = self.shobu_kernel
+        bad = self._step(
+            self.rows, self.results, chosen, kernel.max_turns, kernel.no_turn_pass, kernel.rules,
+            self.turn_table, returns, terminated, truncated,
+        )  # fmt: skip
+        if bad >= 0:
+            raise IllegalMoveError(
+                f"row {bad}: action {int(chosen[bad])} is not legal in {self.state(int(bad)).to_text()!r}; "
+                "no row was played"
+            )
+        return returns, terminated, truncated
+
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's ``(4, 8, 8)`` observation from its seat to move (seat 0 once over)."""
+        out = np.empty((self.size, len(OBSERVATION_PLANES), 8, 8), dtype=np.float32)
+        self._observe(self.rows, self.results, self.shobu_kernel.max_turns, out)
+        return out
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over."""
+        out = np.empty((self.size, self.actions), dtype=np.bool_)
+        kernel = self.shobu_kernel
+        self._legal_mask(
+            self.rows, self.results, kernel.no_turn_pass, kernel.rules, self.square_index, self.offsets,
+            self.sizes, out,
+        )  # fmt: skip
+        return out
+
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's seat to move, or -1 once its game is over."""
+        return np.where(self.results < 0, self.rows[:, 2].astype(np.int64), -1)
+
+    def state(self, row: int) -> ShobuState:
+        """The reference state of row ``row``."""
+        return self.shobu_kernel.decode(self.rows[row])
 
 
 def make_kernel(game: Game[Any]) -> ShobuKernel:
