@@ -55,6 +55,6 @@ echo "== mypy"
 # Compile the games' kernels into numba's cache once, side by side (on a fresh clone about a minute), so
 # that no test waits for a compile: every server a test starts warms its kernels from the cache.
 echo "== the games' compiled kernels"
-.venv/bin/shogames warm
+.venv/bin/shogames warm --batch
 echo "== pytest"
 .venv/bin/pytest -n auto "$@"

@@ -15,6 +15,7 @@ import shogames
 from kernel_helpers import check_random_game, game_from_row
 from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel, unavailable_reason
 from shogames.core.perft import perft
+from shogames.games.sho.kernel import ShoBatch
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
@@ -389,3 +390,125 @@ def test_sho_batches_are_the_same_on_any_number_of_threads(settings: dict[str, o
     assert counts == {perft(start, 4)}
     with pytest.raises(ValueError, match="threads must be 1 or more"):
         kernel.random_playouts(2, threads=0)
+
+
+# --- The batch of games (ShoBatch) ---------------------------------------------------------------------
+
+
+def throw_as_the_batch(state: shogames.State[Any], stream: Any) -> tuple[shogames.State[Any], Any]:
+    """Play the throws (and the first seat's draw) a batch row draws from ``stream``, on the reference."""
+    from shogames.games.sho import FIRST, THROW, ShoMove
+    from shogames.kernels.common import below, splitmix
+
+    while not state.is_terminal() and state.to_move == shogames.CHANCE:
+        if state.to_text().split()[4] == "draw":
+            stream, bits = splitmix(np.uint64(stream))
+            state = state.play(ShoMove(FIRST, coins=int(below(np.uint64(bits), state.game.num_players))))
+        else:
+            stream, bits = splitmix(np.uint64(stream))
+            a = int(below(np.uint64(bits), 6)) + 1
+            stream, bits = splitmix(np.uint64(stream))
+            b = int(below(np.uint64(bits), 6)) + 1
+            state = state.play(ShoMove(THROW, low=min(a, b), high=max(a, b)))
+    return state, stream
+
+
+def sho_batch(game: shogames.Game[Any], size: int, seed: int) -> ShoBatch:
+    batch = require_kernel(game).batch(size, seed=seed)
+    assert isinstance(batch, ShoBatch)
+    return batch
+
+
+def check_batch_rows(batch: Any, references: list[shogames.State[Any]]) -> None:
+    """Each row's state, seat to move, mask and observation equal the reference's."""
+    masks, observations, to_move = batch.legal_mask(), batch.observe(), batch.to_move()
+    for row, reference in enumerate(references):
+        assert batch.state(row).to_text() == reference.to_text()
+        seat = reference.to_move
+        assert to_move[row] == (-1 if seat is None else seat)
+        assert np.flatnonzero(masks[row]).tolist() == reference.legal_actions()
+        expected = reference.observation_tensor(0 if seat is None else seat)
+        assert observations[row].ravel().tolist() == np.array(expected, dtype=np.float32).tolist()
+
+
+@pytest.mark.parametrize("settings", SHO_SETTINGS, ids=settings_id)
+def test_batch_steps_each_row_as_the_reference(settings: dict[str, object]) -> None:
+    from shogames.kernels.common import game_stream
+
+    game = sho_game(settings)
+    rows, seed = 16, 7
+    batch = sho_batch(game, rows, seed)
+    streams = [game_stream(np.uint64(seed), row) for row in range(rows)]
+    references = []
+    for row in range(rows):
+        reference, streams[row] = throw_as_the_batch(game.new_initial_state(), streams[row])
+        references.append(reference)
+    rng = np.random.default_rng(3)
+    finished = 0
+    for _ in range(STEPS_CHECKED):
+        check_batch_rows(batch, references)
+        actions = np.array([rng.choice(r.legal_actions()) if not r.is_terminal() else 0 for r in references])
+        returns, terminated, truncated = batch.step(actions)
+        for row, reference in enumerate(references):
+            if reference.is_terminal():
+                assert not terminated[row] and not truncated[row] and not returns[row].any()
+                continue
+            reference, streams[row] = throw_as_the_batch(
+                reference.play_action(int(actions[row])), streams[row]
+            )
+            references[row] = reference
+            assert terminated[row] == (reference.is_terminal() and not reference.is_truncated())
+            assert truncated[row] == reference.is_truncated()
+            expected = reference.returns() if reference.is_terminal() else (0.0,) * game.num_players
+            assert returns[row].tolist() == np.array(expected, dtype=np.float32).tolist()
+        over = np.array([reference.is_terminal() for reference in references])
+        if over.any():
+            check_batch_rows(batch, references)
+            finished += int(over.sum())
+            batch.reset(over)
+            for again in np.flatnonzero(over).tolist():
+                references[again], streams[again] = throw_as_the_batch(
+                    game.new_initial_state(), streams[again]
+                )
+    check_batch_rows(batch, references)
+    assert finished or game.max_game_length > 200  # the small games end and start again within the test
+
+
+STEPS_CHECKED = 200
+"""Steps of each batch test, every row checked against the reference after each."""
+
+
+def test_batch_refuses_an_illegal_action_and_plays_no_row() -> None:
+    game = shogames.make("sho")
+    batch = sho_batch(game, 3, 1)
+    before = batch.states.copy()
+    legal = [int(np.flatnonzero(row)[0]) for row in batch.legal_mask()]
+    with pytest.raises(shogames.IllegalMoveError, match="row 1: action 16322 is not legal"):
+        batch.step(np.array([legal[0], 16_322, legal[2]]))
+    assert np.array_equal(batch.states, before)
+    with pytest.raises(ValueError, match="one entry per row"):
+        batch.step(np.array(legal[:2]))
+
+
+def test_batch_rows_do_not_depend_on_the_batch_size_or_threads() -> None:
+    from shogames.core.kernel import compiled_threads
+    from shogames.games.sho.kernel import ROWS_PER_THREAD
+
+    game = shogames.make("sho", players=2, shells=20, coins=4)
+    small, large = sho_batch(game, 3, 9), sho_batch(game, 2 * ROWS_PER_THREAD, 9)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        with compiled_threads(2):
+            mask = large.legal_mask()
+        assert np.array_equal(mask[:3], small.legal_mask())
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        ended = large.to_move() < 0
+        with compiled_threads(2):
+            large.step(actions)
+        small.step(actions[:3])
+        assert np.array_equal(large.states[:3], small.states)
+        assert np.array_equal(large.observe()[:3], small.observe())
+        if ended.any():
+            large.reset(ended)
+            small.reset(ended[:3])
+    assert (large.to_move() >= -1).all()

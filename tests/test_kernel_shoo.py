@@ -14,7 +14,7 @@ import pytest
 
 import shogames
 from kernel_helpers import check_random_game, game_from_row
-from shogames.core.errors import NotationError
+from shogames.core.errors import IllegalMoveError, NotationError
 from shogames.core.kernel import kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.settings import parse_settings_text
@@ -522,3 +522,92 @@ def test_kernel_mcts_plays_shoo_through_the_protocol() -> None:
     ]
     final, record = play_game(game, agents, seed=3)
     assert final.is_terminal() and len(record.moves) == final.ply
+
+
+# --- The compiled batch (issue 24) -----------------------------------------------------------------------
+
+
+def _check_row(batch: Any, row: int, reference: ShooState, mask: Any, observation: Any, seats: Any) -> None:
+    """The batch's row equals the reference state, its mask, observation and seat to move."""
+    state = batch.state(row)
+    assert state == reference and state.to_text() == reference.to_text()
+    assert state.history == reference.history
+    over = reference.is_terminal()
+    expected_mask = np.zeros(reference.game.num_distinct_actions, dtype=np.bool_)
+    if not over:
+        expected_mask[reference.legal_actions()] = True
+    assert (mask[row] == expected_mask).all(), reference.to_text()
+    seat = -1 if reference.to_move is None else reference.to_move
+    assert seats[row] == seat
+    expected = np.array(reference.observation_tensor(max(seat, 0)), dtype=np.float32)
+    assert (observation[row].reshape(-1) == expected).all(), reference.to_text()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"max_turns": 40},
+        {"preset": "towers", "max_turns": 60},
+        {"hush": "lose-move", "leave_home": "yes", "max_turns": 60},
+        {"hush": "shoo-off", "first_player": "white", "horses": 7, "max_turns": 60},
+    ],
+    ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
+)
+def test_the_batch_steps_as_the_reference_plays(settings: dict[str, Any]) -> None:
+    """16 rows of random legal actions, each row checked against the reference after every step."""
+    game = shogames.make("shoo", **settings)
+    kernel = require_kernel(game)
+    assert isinstance(kernel, ShooKernel)
+    rows = 16
+    batch = kernel.batch(rows, seed=7)
+    references = [batch.state(row) for row in range(rows)]
+    for reference in references:  # the toss is played: each row waits for its toss winner's choice
+        assert reference.phase == ("choice" if game.has_chance else "play")
+    rng = np.random.default_rng(7)
+    ended = 0
+    for _ in range(200):
+        mask, observation, seats = batch.legal_mask(), batch.observe(), batch.to_move()
+        assert observation.shape == (rows, *game.observation_shape)
+        for row in range(rows):
+            _check_row(batch, row, references[row], mask, observation, seats)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], dtype=np.int64)
+        returns, terminated, truncated = batch.step(actions)
+        for row in range(rows):
+            before = references[row]
+            references[row] = before.play_action(int(actions[row]))
+            after = references[row]
+            assert bool(terminated[row]) == (after.is_terminal() and not after.is_truncated())
+            assert bool(truncated[row]) == after.is_truncated()
+            assert tuple(returns[row]) == (after.returns() if after.is_terminal() else (0.0, 0.0))
+        over = np.array([reference.is_terminal() for reference in references])
+        if over.any():
+            ended += int(over.sum())
+            batch.reset(over)
+            for restarted in np.flatnonzero(over).tolist():
+                references[restarted] = batch.state(restarted)
+                assert references[restarted].ply == (1 if game.has_chance else 0)
+    assert ended > 0
+
+
+def test_the_batch_refuses_an_illegal_action_and_plays_no_row() -> None:
+    kernel = require_kernel(shogames.make("shoo", first_player="blue"))
+    assert isinstance(kernel, ShooKernel)
+    batch = kernel.batch(3, seed=1)
+    before = batch.states.copy()
+    legal = np.flatnonzero(batch.legal_mask()[0])
+    with pytest.raises(IllegalMoveError, match="row 1"):
+        batch.step(np.array([legal[0], 0, legal[0]], dtype=np.int64))
+    assert (batch.states == before).all()
+    with pytest.raises(ValueError, match="one entry per row"):
+        batch.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(IndexError):
+        batch.state(3)
+
+
+def test_the_batch_tosses_from_each_rows_own_stream() -> None:
+    kernel = require_kernel(shogames.make("shoo"))
+    assert isinstance(kernel, ShooKernel)
+    small, large = kernel.batch(4, seed=5), kernel.batch(64, seed=5)
+    choosers = [large.state(row).to_move for row in range(64)]
+    assert [small.state(row).to_move for row in range(4)] == choosers[:4]
+    assert set(choosers) == {0, 1}

@@ -334,6 +334,21 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         """
         return None
 
+    def _warm_batch(self) -> None:
+        """Step small and large batches twice (games split over threads from a few hundred rows)."""
+        import numpy
+
+        for size in (2, 1024):
+            games = self.batch(size, seed=0)
+            if games is None:
+                return
+            games.reset(numpy.ones(size, dtype=numpy.bool_))
+            for _ in range(2):
+                mask = games.legal_mask()
+                games.observe()
+                games.to_move()
+                games.step(mask.argmax(axis=1).astype(numpy.int64))
+
     def batch(self, size: int, *, seed: int = 0) -> BatchGames[StateT_co] | None:
         """``size`` games held and stepped together in compiled code (``None`` when the kernel has none).
 
@@ -354,9 +369,16 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             return False
         return True
 
-    def warm_up(self) -> float:
-        """Compile (or load from the cache) every compiled function now; returns the seconds it took."""
+    def warm_up(self, *, batch: bool = False) -> float:
+        """Compile (or load from the cache) every compiled function now; returns the seconds it took.
+
+        Args:
+            batch: also the compiled batch of games (:meth:`batch`), on one thread and on several; the
+                server never uses it, so only ``shogames warm --batch`` asks for it.
+        """
         started = time.perf_counter()
+        if batch:
+            self._warm_batch()
         state = self.game.new_initial_state()
         self.perft(state, 2)
         self.perft(state, 2, bulk=False)

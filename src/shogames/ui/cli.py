@@ -638,16 +638,17 @@ def analyse_command(
         echo(f"{mover}: {tally['mistake']} mistake(s), {tally['blunder']} blunder(s)")
 
 
-def warm_command() -> None:
+def warm_command(batch: bool) -> None:
     """Compile every game's kernel into numba's cache now (or load it), so no later use waits for it.
 
     The first use of a kernel on a machine compiles it (seconds to tens of seconds a game); `serve` warms
     the kernels before it says where it runs. The games compile side by side, one process a core. One
-    line a game, as each is ready: compiled, loaded from the cache, or why there is no kernel.
+    line a game, as each is ready: compiled, loaded from the cache, or why there is no kernel. --batch
+    also compiles each kernel's batch of games, which the batched environment (shogames.envs) steps.
     """
     from shogames.kernels.warm import warm_kernels_in_processes
 
-    warm_kernels_in_processes(report=lambda result: echo(result.line()))
+    warm_kernels_in_processes(report=lambda result: echo(result.line()), batch=batch)
 
 
 def serve_command(
@@ -1000,6 +1001,14 @@ def _build_nothing(parser: argparse.ArgumentParser) -> None:
     """A command without arguments."""
 
 
+def _build_warm(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="Also compile each kernel's batch of games (the batched environment, shogames.envs).",
+    )
+
+
 def _build_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
@@ -1060,7 +1069,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None], Callable[[argparse.ArgumentParse
     ("arena", arena_command, _build_arena),
     ("explore", explore_command, _build_explore),
     ("analyse", analyse_command, _build_analyse),
-    ("warm", warm_command, _build_nothing),
+    ("warm", warm_command, _build_warm),
     ("serve", serve_command, _build_serve),
 )
 """Every subcommand: its name, the function that runs it (whose docstring is its help) and its arguments."""

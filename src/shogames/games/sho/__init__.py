@@ -22,12 +22,25 @@ A :class:`ShoMove` is a throw (``3-5``), a move of the stack on a position by a 
 (``23:12``, ``23:2+11``), an entry from the hand with its number of coins (``h2:7``: two coins enter with the
 value 7), ``rethrow`` (``para_mode=ios``), ``pass`` (``allow_pass=on``), or the random choice of the first
 seat (``first:2``, ``first_player=random``).
+
+Actions and observations (``docs/games/sho.md``)
+-------------------------------------------------
+A throw's action id is its place in :data:`THROWS` (21 chance outcomes); the first seat's draw, the seat.
+A seat's move is ``source * spend_codes + code``: source 0 for an entry from the hand, else the stack's
+position; the code says which values in hand are spent (by default the places of the sorted values spent,
+as bits, less 1; the value less 2 under ``pool`` or ``single_or_total``; a split's first part less 1 under
+``flexible_para``; 0 under ``ios`` and in the follow phase). ``pass``, ``rethrow`` and the six-three entry
+of all the coins are the last three ids. Chains of pa ra have no end, so the numbering counts at most
+:data:`NUMBERED_PARAS` pa ra in a turn (16,323 ids for ``classic``). The observation is planes over the
+places 0 (hand) .. goal (borne off): each side's coins from the observer's side on, then whose turn, the
+phase, the values, the pa ra and the turn cap's progress (:attr:`ShoGame.observation_planes`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import operator
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -160,6 +173,18 @@ CONFIDENCE: Final = 0.95
 
 PHASES: Final = ("throw", "move", "draw", "follow")
 """The step's phases as :attr:`ShoPosition.phase` names them (see :attr:`ShoState.phase`)."""
+
+NUMBERED_PARAS: Final = 7
+"""The most pa ra (1,1) in one turn that the action numbering and ``max_game_length`` count on.
+
+A chain of pa ra has no end in the rules, so neither has the number of legal moves of a state: no finite
+action space numbers them all (``docs/games/sho.md``, "Actions and observations"). Eight pa ra in one
+turn have a chance of the order of 36**-8 (3.5e-13) per turn."""
+NUMBERED_VALUES: Final = NUMBERED_PARAS + 1
+"""The most values in hand the action numbering covers under ``para_subsets=all``: one more than the pa ra
+thrown in the turn (every step adds one throw's value and spends at least one)."""
+SPECIAL_ACTIONS: Final = ("pass", "rethrow", "six-three entry")
+"""The last three action ids, in this order (see :attr:`ShoGame.num_distinct_actions`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +372,9 @@ class ShoGame(Game["ShoState"]):
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {},
         "lhasa": {"six_three": "on", "triple_para_win": "on"},
+        "two-players": {"players": 2},
+        "four-players": {"players": 4, "four_player_mode": "free_for_all"},
+        "four-teams": {"players": 4, "four_player_mode": "teams"},
     }
     kernel_module = "shogames.games.sho.kernel"
 
@@ -386,15 +414,117 @@ class ShoGame(Game["ShoState"]):
         return tuple(f"Player {seat + 1}" for seat in range(self.players))
 
     @property
-    def max_game_length(self) -> int:
-        """A bound on plies: per seat turn, the first-seat draw, and at most ``goal`` steps of a few plies.
+    def steps_per_turn(self) -> int:
+        """The most steps (throws then a move) one seat turn can have under these settings.
 
-        Every step but the last of a turn stacks or kills; a turn has at most as many steps as stacks and
-        kills can follow one another, which is bounded by the coins and positions; we bound each turn by
-        ``4 * (goal + coins * num_sides)`` plies.
+        Every step but the last of a turn follows a stack or a kill. A stack lowers the mover's coins in
+        hand plus its stacks on the track by at least one, and a kill lowers the enemy stacks on the track
+        by one; neither count ever grows during the turn (places, entries and kills by an entry keep or
+        lower the first, and enemies do not move). The first starts at ``coins`` at most and stays at one
+        or more after a stack, and the enemy stacks are at most the enemies' killable coins (a partner's
+        stack under separate coins cannot be killed) and at most the positions the mover does not hold:
+        so ``min(coins + killable coins, coins + goal - 1)`` steps at most.
         """
-        per_turn = 4 * (self.goal + self.coins * self.num_sides)
-        return 1 + int(self.settings["max_turns"]) * per_turn
+        if self.shared:
+            killable = self.coins
+        elif self.teams:
+            killable = 2 * self.coins  # the two sides of the other team; a partner's stack blocks
+        else:
+            killable = (self.num_sides - 1) * self.coins
+        return min(self.coins + killable, self.coins + self.goal - 1)
+
+    @property
+    def max_game_length(self) -> int:
+        """The most plies of a game, from the turn cap: ``max_turns`` turns of at most this many plies each.
+
+        A turn of ``S`` steps (at most :attr:`steps_per_turn`) has ``S`` throws that end a step, one more
+        throw per pa ra, and one move per step (a step with no legal move ends inside its throw). A flexible
+        pa ra's second part or a finishing overflow adds at most one move per step; under ``para_mode=ios``
+        each pa ra may add a ``rethrow``; under ``para_mode=pool`` every move spends one value, and a turn
+        gets one value per step and one per pa ra. So a turn has at most ``2 S + P`` plies (``3 S + P`` with
+        ``flexible_para`` or ``finishing_overflow``, ``2 S + 2 P`` under ``ios`` or ``pool``), where ``P``
+        is the pa ra of the turn, counted as :data:`NUMBERED_PARAS` (the rules put no end to a chain of
+        pa ra; a game outlasts the bound only if its pa ra outnumber ``P`` per turn by more than the steps
+        its turns leave unused). The draw of the first seat (``first_player=random``) adds one ply.
+        """
+        steps, paras = self.steps_per_turn, NUMBERED_PARAS
+        if self.ios or self.pool:
+            per_turn = 2 * steps + 2 * paras
+        elif self.flexible or self.overflow:
+            per_turn = 3 * steps + paras
+        else:
+            per_turn = 2 * steps + paras
+        draw = 1 if self.settings["first_player"] == "random" else 0
+        return draw + int(self.settings["max_turns"]) * per_turn
+
+    @property
+    def spend_codes(self) -> int:
+        """How many ways to spend the values the action numbering tells apart for one source.
+
+        ``para_mode=ios``: 1 (one value, spent whole). ``flexible_para``: the first part of a split, 1 to
+        2 + 2 x (pa ra) + 12, so ``2 * NUMBERED_PARAS + 12``. ``pool``: the value spent, 2 to 12 (11).
+        ``para_subsets=single_or_total``: one value, 2 to 12, or all of them (12). Otherwise any
+        sub-multiset of at most :data:`NUMBERED_VALUES` values: a non-empty set of their places in the
+        sorted values, ``2 ** NUMBERED_VALUES - 1``.
+        """
+        if self.ios:
+            return 1
+        if self.flexible:
+            return 2 * NUMBERED_PARAS + 12
+        if self.pool:
+            return 11
+        if not self.any_subset:
+            return 12
+        return (1 << NUMBERED_VALUES) - 1
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """``goal`` sources (the hand, then positions 1 .. goal - 1) times :attr:`spend_codes`, then 3.
+
+        A move's id is ``source * spend_codes + code`` (source 0 is an entry from the hand), and the last
+        three ids are :data:`SPECIAL_ACTIONS`: ``pass``, ``rethrow`` and the six-three entry of all the
+        coins. The default (goal 64, any sub-multiset): 64 x 255 + 3 = 16,323.
+        """
+        return self.goal * self.spend_codes + len(SPECIAL_ACTIONS)
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """21: the unordered throws of two dice (the draw of the first seat uses ids 0 .. players - 1)."""
+        return len(THROWS)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """(planes, goal + 1): places 0 (the hand) .. goal (borne off); :attr:`observation_planes`."""
+        return (len(self.observation_planes), self.goal + 1)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """One name per plane; sides and seats counted from the observer's, in turn order.
+
+        Per side (the observer's first): its coins at each place (hand at 0, stacks, borne off at
+        ``goal``), whether it has entered, its placing; then whose turn (per seat offset), the phase, the
+        values to spend (by distance), the step's pa ra, the step's first throw when it is (1,1), (1,2) or
+        (3,6), the follow phase's moved stack and earned throw, the banked throws, the Sho-mo stacks and the
+        turn cap's progress.
+        """
+        sides = [f"side +{offset}" if offset else "own side" for offset in range(self.num_sides)]
+        return (
+            *(f"coins: {side}" for side in sides),
+            *(f"entered: {side}" for side in sides),
+            *(f"placed: {side}" for side in sides),
+            *(f"turn: seat +{offset}" for offset in range(self.players)),
+            *(f"phase: {name}" for name in PHASES),
+            "values by distance",
+            "pa ra this step",
+            "first throw 1-1",
+            "first throw 1-2",
+            "first throw 3-6",
+            "follow: moved stack",
+            "follow: throw earned",
+            "banked throws",
+            "sho-mo",
+            "turn cap progress",
+        )
 
     @property
     def min_utility(self) -> float:
@@ -504,6 +634,7 @@ class ShoState(State[ShoMove]):
         "_game",
         "_hand",
         "_legal",
+        "_legal_set",
         "_off",
         "_owner",
         "_paras",
@@ -561,6 +692,7 @@ class ShoState(State[ShoMove]):
         self._shomo = shomo  # opening_kill=topup3_on_shomo: positions of opening stacks (Sho-mo)
         self._placed = placed  # play_to_placings: the sides that have finished, in order
         self._legal: tuple[ShoMove, ...] | None = None
+        self._legal_set: frozenset[ShoMove] | None = None
         self._end: str | None = None
         if game.placings:
             if len(placed) >= game.num_sides - 1:
@@ -1065,6 +1197,211 @@ class ShoState(State[ShoMove]):
             )
         return moves
 
+    # --- Actions and observations -------------------------------------------------------------------------
+
+    def _spend_code(self, spent: tuple[int, ...]) -> int:
+        """The code of spending ``spent`` here (see :attr:`ShoGame.spend_codes`).
+
+        Raises:
+            ValueError: ``spent`` is not a way to spend this state's values, or lies beyond the numbering.
+        """
+        game = self._game
+        held = self._values
+        if not spent:
+            raise ValueError("a move spends at least one value")
+        if game.ios or self._phase == _FOLLOW_PHASE:
+            code = 0 if spent == held else -1
+        elif game.flexible:
+            if self._splitting():
+                code = spent[0] - 1 if len(spent) == 1 and 1 <= spent[0] <= held[0] else -1
+            else:
+                code = 0 if spent == held else -1
+        elif game.pool or not game.any_subset:
+            if len(spent) == 1 and spent[0] in held:
+                code = spent[0] - 2
+            elif not game.pool and spent == held:
+                code = 11
+            else:
+                code = -1
+        elif len(held) > NUMBERED_VALUES:
+            raise ValueError(self._beyond(spent))
+        else:
+            code = _subset_mask(held, spent) - 1
+        if code < 0:
+            raise ValueError(f"the values {spent} are not a way to spend {self._values_text()} here")
+        if code >= game.spend_codes:
+            raise ValueError(self._beyond(spent))
+        return code
+
+    def _beyond(self, spent: tuple[int, ...]) -> str:
+        return (
+            f"spending {spent} of {self._values_text()} lies beyond the action numbering, which counts at "
+            f"most {NUMBERED_PARAS} pa ra in a turn (docs/games/sho.md, 'Actions and observations')"
+        )
+
+    def _spent_values(self, code: int) -> tuple[int, ...] | None:
+        """The values that spend code ``code`` spends here, or ``None`` where no move has that code."""
+        game = self._game
+        held = self._values
+        if game.ios or self._phase == _FOLLOW_PHASE or (game.flexible and not self._splitting()):
+            return held if code == 0 else None
+        if game.flexible:
+            return (code + 1,) if code < held[0] else None
+        if game.pool or not game.any_subset:
+            if code == 11:
+                return held if len(held) > 1 and not game.pool else None
+            return (code + 2,) if code + 2 in held else None
+        mask = code + 1
+        if mask >> len(held) or len(held) > NUMBERED_VALUES:
+            return None
+        spent = tuple(value for place, value in enumerate(held) if mask >> place & 1)
+        return spent if _subset_mask(held, spent) == mask else None  # equal values: the first places
+
+    def move_to_action(self, move: ShoMove) -> int:
+        """The action id of ``move``: a throw's index in :data:`THROWS`, the first seat, or a seat's move.
+
+        A seat's move is ``source * spend_codes + code``: source 0 for an entry from the hand, else the
+        stack's position, and the code of the values spent (:attr:`ShoGame.spend_codes`); ``pass``,
+        ``rethrow`` and the six-three entry of all the coins are the last three ids
+        (:data:`SPECIAL_ACTIONS`).
+
+        Raises:
+            ValueError: the game is over, ``move`` is not of the kind played here, or it lies beyond the
+                numbering (more than :data:`NUMBERED_PARAS` pa ra in this turn).
+        """
+        game = self._game
+        if self._end is not None:
+            raise ValueError(f"the game is over ({self.termination()}): no move has an action id")
+        kind = move.kind
+        if self.to_move == CHANCE:
+            if kind == FIRST and self._phase == _FIRST_PHASE and 0 <= move.coins < game.players:
+                return move.coins
+            if kind == THROW and self._phase == _THROW_PHASE and 1 <= move.low <= move.high <= 6:
+                low, high = move.low, move.high
+                return (low - 1) * (14 - low) // 2 + high - low  # the place of (low, high) in THROWS
+            raise ValueError(f"{move!r} is not a chance outcome here: the dice are to be thrown")
+        specials = game.goal * game.spend_codes
+        if kind == PASS:
+            return specials
+        if kind == RETHROW:
+            return specials + 1
+        if kind == ENTER:
+            if self._hand[self.side] and move.coins != self._entry_size(self.side, sum(move.values)):
+                return specials + 2  # six-three: all the coins, besides the ordinary entry
+            source = 0
+        elif kind == MOVE and 0 < move.source < game.goal:
+            source = move.source
+        else:
+            raise ValueError(f"{move!r} is not a move of Player {self._seat + 1} here")
+        return source * game.spend_codes + self._spend_code(move.values)
+
+    def action_to_move(self, action: int) -> ShoMove:
+        """The legal move with id ``action``, decoded from the id and checked against the legal moves.
+
+        Raises:
+            IllegalMoveError: no legal move here has this id (out of range or not an int included).
+        """
+        game = self._game
+        try:
+            number = -1 if isinstance(action, bool) else operator.index(action)
+        except TypeError:
+            number = -1
+        if self._end is not None or number < 0:
+            raise self._illegal_action(action)
+        action = number
+        move: ShoMove | None = None
+        if self._phase == _FIRST_PHASE:
+            move = ShoMove(FIRST, coins=action) if action < game.players else None
+        elif self._phase == _THROW_PHASE:
+            move = THROWS[action][0] if action < len(THROWS) else None
+        else:
+            codes = game.spend_codes
+            source, code = divmod(action, codes)
+            side = self.side
+            if source >= game.goal:
+                special = action - game.goal * codes
+                if special == 0:
+                    move = PASS_MOVE
+                elif special == 1:
+                    move = RETHROW_MOVE
+                elif special == 2 and self._entry_size(side, 9) != game.coins:
+                    move = ShoMove(ENTER, values=(9,), coins=game.coins)
+            else:
+                spent = self._spent_values(code)
+                if spent is not None and source == 0:
+                    move = ShoMove(ENTER, values=spent, coins=self._entry_size(side, sum(spent)) or 0)
+                elif spent is not None:
+                    move = ShoMove(MOVE, source, spent)
+        if move is None or move not in self._legal_moves_set():
+            raise self._illegal_action(action)
+        return move
+
+    def _legal_moves_set(self) -> frozenset[ShoMove]:
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_moves())
+        return self._legal_set
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` sees: :attr:`ShoGame.observation_planes` over places 0 (hand) .. goal (borne off).
+
+        Sides are taken from ``seat``'s: its own side first, then the other sides in the order they play
+        after it (with teams, the own team and the other). Coins are counted over the side's coins; the
+        values to spend are counted at their distance (a value past the goal at ``goal``); the pa ra of the
+        step over 3; the turn cap's progress is turns played over ``max_turns``.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of the game.
+        """
+        self._check_seat(seat)
+        game = self._game
+        goal, coins, width = game.goal, game.coins, game.goal + 1
+        order: list[int] = []
+        for offset in range(game.players):
+            side = game.side_of((seat + offset) % game.players)
+            if side not in order:
+                order.append(side)
+        planes: list[list[float]] = []
+
+        def constant(value: float) -> None:
+            planes.append([float(value)] * width)
+
+        for side in order:
+            plane = [0.0] * width
+            plane[0] = self._hand[side] / coins
+            plane[goal] = self._off[side] / coins
+            for position in range(1, goal):
+                if self._owner[position] == side:
+                    plane[position] = self._size[position] / coins
+            planes.append(plane)
+        for side in order:
+            constant(self._entered[side])
+        for side in order:
+            constant((1 + self._placed.index(side)) / game.num_sides if side in self._placed else 0.0)
+        playing = self._end is None
+        for offset in range(game.players):
+            constant(playing and (seat + offset) % game.players == self._seat)
+        for phase in range(len(PHASES)):
+            constant(playing and self._phase == phase)
+        plane = [0.0] * width
+        for value in self._values:
+            plane[min(value, goal)] += 1.0
+        planes.append(plane)
+        constant(self._paras / 3)
+        for faces in ((1, 1), (1, 2), (3, 6)):
+            constant(self._first == faces)
+        plane = [0.0] * width
+        if self._follow[0] >= 0:
+            plane[self._follow[0]] = 1.0
+        planes.append(plane)
+        constant(self._follow[1])
+        constant(self._banked)
+        plane = [0.0] * width
+        for position in self._shomo:
+            plane[position] = 1.0
+        planes.append(plane)
+        constant(self._turns / int(game.settings["max_turns"]))
+        return [value for plane in planes for value in plane]
+
     # --- Playing -------------------------------------------------------------------------------------------
 
     def _next(self, **changes: object) -> ShoState:
@@ -1437,6 +1774,23 @@ _MOVE_RE: Final = re.compile(
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
+
+
+def _subset_mask(held: tuple[int, ...], spent: tuple[int, ...]) -> int:
+    """The places in ``held`` (increasing) that ``spent`` (increasing) takes, as bits.
+
+    Equal values take their first places; 0 when ``spent`` is not a sub-multiset of ``held``.
+    """
+    mask = 0
+    place = 0
+    for value in spent:
+        while place < len(held) and held[place] < value:
+            place += 1
+        if place == len(held) or held[place] != value:
+            return 0
+        mask |= 1 << place
+        place += 1
+    return mask
 
 
 def _insert(values: tuple[int, ...], value: int) -> tuple[int, ...]:

@@ -37,6 +37,7 @@ from shogames.games.sho import (
     DANGER_LATER,
     HAND_EXTRA,
     MERGE,
+    NUMBERED_VALUES,
     OVERSHOOT,
     REACH_SPAN,
     STEP,
@@ -1289,3 +1290,245 @@ def node_mode(phase):
     if phase == MOVE_PHASE:
         return common.DECISION
     return common.UNIFORM if phase == FIRST_PHASE else common.TWO_DICE
+
+
+# --- The batch of games (ShoBatch): action ids, observations, masks ------------------------------------
+
+
+@njit(cache=True)
+def spend_code(st, move, length, cfg):
+    """The code of the values a move spends (``ShoGame.spend_codes``); -1 beyond the numbering."""
+    if cfg[C_IOS] or st[S_FOLLOWING]:
+        return 0
+    if cfg[C_FLEXIBLE]:
+        return move_value(move, 0, 1) - 1 if splitting(st, cfg) else 0
+    if cfg[C_POOL] or not cfg[C_ANY_SUBSET]:
+        return move_value(move, 0, 1) - 2 if length == 1 else 11
+    n = st[S_NVALUES]
+    if n > NUMBERED_VALUES:
+        return -1
+    mask = 0
+    place = 0
+    for k in range(length):  # both increasing: equal values take their first places
+        value = move_value(move, k, length)
+        while st[S_VALUES + place] < value:
+            place += 1
+        mask |= 1 << place
+        place += 1
+    return mask - 1
+
+
+@njit(cache=True)
+def move_action(st, move, cfg, codes):
+    """The action id of the legal move code ``move`` (``ShoState.move_to_action``); -1 beyond numbering."""
+    kind = move & 7
+    specials = cfg[C_GOAL] * codes
+    if kind == PASS:
+        return specials
+    if kind == RETHROW:
+        return specials + 1
+    length = (move >> 22) & 15
+    source = (move >> 3) & 255
+    if kind == ENTER:
+        value = 0
+        for k in range(length):
+            value += move_value(move, k, length)
+        if (move >> 11) & 31 != entry_size(st, side_of(st[S_SEAT], cfg), value, cfg):
+            return specials + 2  # the six-three entry of all the coins
+        source = 0
+    code = spend_code(st, move, length, cfg)
+    if code < 0 or code >= codes:
+        return -1
+    return source * codes + code
+
+
+@njit(cache=True)
+def advance_chance(st, cfg, work, rng):
+    """Sample throws (and the draw of the first seat) until a seat is to move or the game is over.
+
+    The dice are drawn as in :func:`play_random_games`: two independent faces, or a uniform seat.
+    Returns the stream's next state.
+    """
+    while not ended(st, cfg):
+        phase = st[S_PHASE]
+        if phase == THROW_PHASE:
+            rng, bits = splitmix(rng)
+            a = below(bits, 6) + 1
+            rng, bits = splitmix(rng)
+            b = below(bits, 6) + 1
+            move = THROW | (min(a, b) << 16) | (max(a, b) << 19)
+        elif phase == FIRST_PHASE:
+            rng, bits = splitmix(rng)
+            move = FIRST | (below(bits, cfg[C_PLAYERS]) << 11)
+        else:
+            break
+        play(st, move, cfg, work)
+    return rng
+
+
+@njit(cache=True)
+def batch_streams(seed, size):
+    """Each row's random stream: :func:`~shogames.kernels.common.game_stream` of the seed and the row."""
+    streams = np.empty(size, dtype=np.uint64)
+    for row in range(size):
+        streams[row] = game_stream(seed, row)
+    return streams
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(states, rows, start, streams, cfg, subsets, lengths, counting, moves):
+    """Start ``start`` again in every row where ``rows`` is true, then sample chance up to a decision.
+
+    The rows are shared among ``len(moves)`` blocks, one per thread, each with its scratch space.
+    """
+    size = states.shape[0]
+    blocks = moves.shape[0]
+    for block in prange(blocks):
+        work = (subsets[block], lengths[block], counting[block], moves[block])
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            if rows[row]:
+                states[row, :] = start
+                streams[row] = advance_chance(states[row], cfg, work, streams[row])
+
+
+@njit(cache=True, parallel=True)
+def batch_decode(states, actions, cfg, codes, subsets, lengths, counting, moves, found):
+    """Each row's move code for its action id, into ``found`` (-1: not legal there; -2: the game is over).
+
+    The row's legal moves are generated and the one whose id is the action is taken.
+    """
+    size = states.shape[0]
+    blocks = moves.shape[0]
+    for block in prange(blocks):
+        work = (subsets[block], lengths[block], counting[block], moves[block])
+        listed = np.empty(MAX_MOVES, dtype=np.int64)
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            st = states[row]
+            found[row] = -1
+            if ended(st, cfg):
+                found[row] = -2
+                continue
+            count = legal_moves(st, cfg, listed, work, False)
+            for i in range(count):
+                if move_action(st, listed[i], cfg, codes) == actions[row]:
+                    found[row] = listed[i]
+                    break
+
+
+@njit(cache=True, parallel=True)
+def batch_play(states, found, streams, cfg, subsets, lengths, counting, moves, returns_out, ends):
+    """Play each row's move code (rows with a negative code are left), then chance up to a decision.
+
+    A row whose game ends here gets its returns in ``returns_out`` and 1 (by the rules) or 2 (the turn
+    cap) in ``ends``; every other row gets zeros.
+    """
+    size = states.shape[0]
+    blocks = moves.shape[0]
+    for block in prange(blocks):
+        work = (subsets[block], lengths[block], counting[block], moves[block])
+        out = np.empty(4, dtype=np.float64)
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            st = states[row]
+            ends[row] = 0
+            returns_out[row, :] = 0.0
+            if found[row] < 0:
+                continue
+            play(st, found[row], cfg, work)
+            streams[row] = advance_chance(st, cfg, work, streams[row])
+            if ended(st, cfg):
+                returns(st, cfg, out)
+                for seat in range(cfg[C_PLAYERS]):
+                    returns_out[row, seat] = out[seat]
+                ends[row] = 1 if st[S_WINNER] >= 0 else 2
+
+
+@njit(cache=True, parallel=True)
+def batch_legal_mask(states, cfg, codes, subsets, lengths, counting, moves, mask, beyond):
+    """Each row's legal action ids as true in ``mask`` (all false once over).
+
+    ``beyond[row]`` is set where a legal move lies beyond the numbering.
+    """
+    size = states.shape[0]
+    blocks = moves.shape[0]
+    for block in prange(blocks):
+        work = (subsets[block], lengths[block], counting[block], moves[block])
+        listed = np.empty(MAX_MOVES, dtype=np.int64)
+        for row in range(block * size // blocks, (block + 1) * size // blocks):
+            st = states[row]
+            mask[row, :] = False
+            beyond[row] = False
+            if ended(st, cfg):
+                continue
+            count = legal_moves(st, cfg, listed, work, False)
+            for i in range(count):
+                action = move_action(st, listed[i], cfg, codes)
+                if action < 0:
+                    beyond[row] = True
+                else:
+                    mask[row, action] = True
+
+
+@njit(cache=True)
+def observe_row(st, seat, cfg, out):
+    """The observation of ``seat`` (``ShoState.observation_tensor``) into ``out`` (planes x places)."""
+    goal = cfg[C_GOAL]
+    coins = cfg[C_COINS]
+    players = cfg[C_PLAYERS]
+    sides = cfg[C_SIDES]
+    out[:, :] = 0.0
+    order = np.empty(4, dtype=np.int64)
+    seen = 0
+    for offset in range(players):
+        side = side_of((seat + offset) % players, cfg)
+        new = True
+        for k in range(seen):
+            if order[k] == side:
+                new = False
+        if new:
+            order[seen] = side
+            seen += 1
+    for k in range(sides):
+        side = order[k]
+        out[k, 0] = st[HAND + side] / coins
+        out[k, goal] = st[OFF + side] / coins
+        for position in range(1, goal):
+            if st[OWNER + position] == side:
+                out[k, position] = st[OWNER + goal + position] / coins
+        out[sides + k, :] = 1.0 if st[ENTERED + side] else 0.0
+        for rank in range(st[S_NPLACED]):
+            if st[PLACED + rank] == side:
+                out[2 * sides + k, :] = (1 + rank) / sides
+    plane = 3 * sides
+    playing = not ended(st, cfg)
+    if playing:
+        out[plane + (st[S_SEAT] - seat) % players, :] = 1.0
+    plane += players
+    if playing:
+        phase = 3 if st[S_FOLLOWING] else st[S_PHASE]
+        out[plane + phase, :] = 1.0
+    plane += 4
+    for i in range(st[S_NVALUES]):
+        out[plane, min(st[S_VALUES + i], goal)] += 1.0
+    out[plane + 1, :] = st[S_PARAS] / 3
+    low, high = st[S_FIRST_LOW], st[S_FIRST_HIGH]
+    out[plane + 2, :] = 1.0 if low == 1 and high == 1 else 0.0
+    out[plane + 3, :] = 1.0 if low == 1 and high == 2 else 0.0
+    out[plane + 4, :] = 1.0 if low == 3 and high == 6 else 0.0
+    if st[S_MOVED] >= 0:
+        out[plane + 5, st[S_MOVED]] = 1.0
+    out[plane + 6, :] = st[S_BONUS]
+    out[plane + 7, :] = st[S_BANKED]
+    if cfg[C_TOPUP]:
+        for position in range(goal):
+            if st[OWNER + 2 * goal + position]:
+                out[plane + 8, position] = 1.0
+    out[plane + 9, :] = st[S_TURNS] / cfg[C_MAX_TURNS]
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(states, cfg, out):
+    """Each row's observation from its seat to move's view (seat 0 once over), into ``out``."""
+    for row in prange(states.shape[0]):
+        st = states[row]
+        seat = 0 if ended(st, cfg) else st[S_SEAT]
+        observe_row(st, seat, cfg, out[row])

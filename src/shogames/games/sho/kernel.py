@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads, playout_batch
+from shogames.core.errors import IllegalMoveError
+from shogames.core.kernel import BatchGames, Kernel, PlayoutBatch, compiled_threads, playout_batch
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.sho import REACH, ShoGame, ShoMove, ShoMoveKind, ShoPosition, ShoState
@@ -91,6 +92,7 @@ __all__ = [
     "PHASE_CODES",
     "PHASE_NAMES",
     "ShoAlphaBeta",
+    "ShoBatch",
     "ShoKernel",
     "ShoMCTS",
     "Work",
@@ -362,6 +364,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         """
         return self._playouts(0, games, seed, start, np.zeros((0, 0), dtype=np.int64), threads)
 
+    def batch(self, size: int, *, seed: int = 0) -> ShoBatch:
+        """``size`` games stepped together in compiled code (:class:`ShoBatch`)."""
+        return ShoBatch(self, size, seed)
+
     def random_game(self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0) -> list[ShoMove]:
         """The moves (throws included) of game ``index`` of :meth:`random_playouts`; only it is played."""
         if index < 0:
@@ -369,6 +375,138 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         record = np.zeros((1, self.sho.max_game_length + 1), dtype=np.int64)
         batch = self._playouts(index, 1, seed, start, record, 1)
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[0])]]
+
+
+ROWS_PER_THREAD = 256
+"""A batch uses one more thread per this many rows: below it, waking a thread costs more than it saves."""
+
+
+class ShoBatch(BatchGames[ShoState]):
+    """Sho games in the rows of one int64 array, stepped by compiled code (:class:`BatchGames`).
+
+    Row ``i`` draws its dice from its own stream (:func:`~shogames.kernels.common.game_stream` of the
+    seed and ``i``, as the random playouts), kept across the row's games (:meth:`reset` goes on with
+    it). :meth:`step` finds each row's
+    move by generating its legal moves and taking the one with the action id (``ShoState.move_to_action``
+    compiled), plays it and throws the dice up to the next decision; :meth:`observe` and
+    :meth:`legal_mask` are written by compiled code and equal the reference's ``observation_tensor`` (of
+    the seat to move) and ``legal_action_mask``. Rows are shared among numba's threads in blocks, one
+    thread per :data:`ROWS_PER_THREAD` rows.
+
+    Args:
+        kernel: the Sho kernel.
+        size: how many games, 1 or more.
+        seed: the seed of every row's dice.
+    """
+
+    def __init__(self, kernel: ShoKernel, size: int, seed: int) -> None:
+        super().__init__(kernel, size, seed)
+        import numba
+
+        self.sho = kernel.sho
+        self.cfg = kernel.cfg
+        self.codes = self.sho.spend_codes
+        self.states = np.zeros((size, kernel.size), dtype=np.int64)
+        self.streams = jit.batch_streams(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), size)
+        self._start = kernel.encode(self.sho.new_initial_state())
+        threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # the most blocks
+        self._subsets = np.zeros((threads, jit.SUBSETS_ROOM, jit.MAX_VALUES), dtype=np.int64)
+        self._lengths = np.zeros((threads, jit.SUBSETS_ROOM), dtype=np.int64)
+        self._counting = np.zeros((threads, 3, jit.MAX_VALUES), dtype=np.int64)
+        self._moves = np.zeros((threads, jit.MAX_MOVES), dtype=np.int64)
+        self._found = np.zeros(size, dtype=np.int64)
+        self._ends = np.zeros(size, dtype=np.int64)
+        self._returns = np.zeros((size, self.sho.players), dtype=np.float64)
+        self.reset(np.ones(size, dtype=np.bool_))
+
+    def _scratch(
+        self, threads: int
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """Scratch space for ``threads`` blocks of rows."""
+        return (
+            self._subsets[:threads],
+            self._lengths[:threads],
+            self._counting[:threads],
+            self._moves[:threads],
+        )
+
+    def _threads(self) -> int:
+        """The threads to share the rows: one per :data:`ROWS_PER_THREAD` rows, at most numba's."""
+        import numba
+
+        return max(1, min(int(numba.get_num_threads()), len(self._moves), self.size // ROWS_PER_THREAD))
+
+    def _rows(self, values: NDArray[Any], dtype: type, what: str) -> NDArray[Any]:
+        array: NDArray[Any] = np.ascontiguousarray(values, dtype=dtype)
+        if array.shape != (self.size,):
+            raise ValueError(f"{what} has one entry per row: shape ({self.size},), got {array.shape}")
+        return array
+
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Start a new game in the rows where ``rows`` is true; the dice are thrown up to a decision."""
+        chosen = self._rows(rows, np.bool_, "rows")
+        with compiled_threads(self._threads()) as threads:
+            jit.batch_reset(self.states, chosen, self._start, self.streams, self.cfg, *self._scratch(threads))
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Play each row's action id, then the dice up to the next decision; see :meth:`BatchGames.step`.
+
+        Raises:
+            IllegalMoveError: a row's action is not legal there (no row is played then).
+        """
+        chosen = self._rows(actions, np.int64, "actions")
+        with compiled_threads(self._threads()) as threads:
+            scratch = self._scratch(threads)
+            jit.batch_decode(self.states, chosen, self.cfg, self.codes, *scratch, self._found)
+            bad = np.flatnonzero(self._found == -1)
+            if not bad.size:
+                jit.batch_play(
+                    self.states, self._found, self.streams, self.cfg, *scratch, self._returns, self._ends
+                )
+        if bad.size:
+            row = int(bad[0])
+            raise IllegalMoveError(
+                f"row {row}: action {int(chosen[row])} is not legal there; its legal actions are "
+                f"{np.flatnonzero(self.legal_mask()[row]).tolist()}"
+            )
+        return self._returns.astype(np.float32), self._ends == 1, self._ends == 2
+
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's observation from its seat to move (seat 0 once over), ``(size, planes, goal + 1)``."""
+        out = np.empty((self.size, *self.sho.observation_shape), dtype=np.float32)
+        with compiled_threads(self._threads()):
+            jit.batch_observe(self.states, self.cfg, out)
+        return out
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over.
+
+        Raises:
+            ValueError: a row's legal move lies beyond the numbering (more pa ra in a turn than it counts).
+        """
+        mask = np.empty((self.size, self.sho.num_distinct_actions), dtype=np.bool_)
+        beyond = np.empty(self.size, dtype=np.bool_)
+        with compiled_threads(self._threads()) as threads:
+            jit.batch_legal_mask(self.states, self.cfg, self.codes, *self._scratch(threads), mask, beyond)
+        if beyond.any():
+            row = int(np.flatnonzero(beyond)[0])
+            raise ValueError(f"row {row}: a legal move lies beyond the action numbering ({self.state(row)})")
+        return mask
+
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's seat to move, or -1 once its game is over."""
+        over = (self.states[:, jit.S_WINNER] >= 0) | (self.states[:, jit.S_TURNS] >= self.cfg[C_MAX_TURNS])
+        seats: NDArray[np.int64] = np.where(over, -1, self.states[:, jit.S_SEAT])
+        return seats
+
+    def state(self, row: int) -> ShoState:
+        """The reference state of one row."""
+        if not 0 <= row < self.size:
+            raise IndexError(f"row {row} is not in a batch of {self.size}")
+        assert isinstance(self.kernel, ShoKernel)
+        return self.kernel.decode(self.states[row])
 
 
 DEFAULT_ALPHABETA_NODES = 1_000_000

@@ -30,6 +30,20 @@ A move is a :class:`ShooMove`: its kind, up to four squares and an optional shoo
 from the stable, ``d4xe5@d5-g7`` capture (place the rider on d5, ride to g7), ``~a9`` shooed off (towers:
 ``~a9@d6``, dropped on d6), `` shoo c7`` appended to declare a shoo, ``HUSH`` and ``pass``. The opening is
 ``toss:blue`` or ``toss:white`` (chance), then ``first`` or ``odd-horse`` (the toss winner's choice).
+
+Actions and observations
+------------------------
+Every move has an action id below :data:`NUM_ACTIONS` (60,458), seen from the mover's side (North's board
+turned half a turn, square ``s`` seen as ``80 - s``). A move that brings a traveller or a slid horse to a
+square (step, dismount, ride, mount, capture, slide) is an *arrival*: ``(pair * 12 + variant) * 9 + shoo``,
+where ``pair`` is the end square and the direction the moving piece enters it (:data:`ARRIVAL_PAIRS`);
+the piece is the first occupied square behind the end, nothing jumps. The variant says who arrives and
+how (ride or dismount, which walker mounts, who captures and where the rider is put: at most 3 x 4), and
+the shoo code the declared target (none, one of 7 neighbours of the end, or the placed rider). Returns,
+call-ups, holds, retirements and towers drops have a block each by square, then ``~T``, HUSH, pass and
+the two opening choices; the toss's outcomes are chance ids 0 and 1. The observation is 26 planes of 9 x 9
+(:data:`OBSERVATION_PLANES`) from the observer's side. ``docs/games/shoo.md`` ("Actions and
+observations") gives the tables and the arguments for the sizes.
 """
 
 from __future__ import annotations
@@ -331,9 +345,11 @@ _SETTINGS: Final = (
     ),
 )
 
-# The most hushes one turn can see: every hushable move is a step or dismount (at most 8 per traveller
-# on the field) or a return (at most 9 squares), and each can be hushed once.
-_MAX_HUSHES_PER_TURN: Final = 8 * 9 + 9
+# The most hushes one turn can see (hush=optional). A HUSH restores the position and bars the hushed move,
+# so a turn hushes each of the mover's hushable moves at most once. A hushable move is a step or a
+# dismount (at most 8 per traveller on the field) or a return (one per empty square of the first row, 9,
+# and only with a traveller in the stable, so with at most 8 on the field): at most 8 * 8 + 9 = 73.
+_MAX_HUSHES_PER_TURN: Final = 8 * 8 + 9
 
 
 class ShooGame(Game["ShooState"]):
@@ -395,8 +411,48 @@ class ShooGame(Game["ShooState"]):
 
     @property
     def max_game_length(self) -> int:
-        """A true bound: two opening plies, then per standing move at most 81 hushed moves and hushes."""
-        return 2 + self.max_turns * (1 + 2 * _MAX_HUSHES_PER_TURN)
+        """The most plies a game can last: the opening's, then per turn its standing move and its hushes.
+
+        The opening is 2 plies (toss and choice) under ``first_player=toss``, else none. A turn ends with
+        one standing move; the cap ends the game after ``max_turns`` of them. Under ``hush=optional``
+        each of the mover's hushable moves can be played and hushed once in a turn (2 plies each, then
+        barred), and a turn has at most 73 of them (see ``_MAX_HUSHES_PER_TURN``): at most
+        ``1 + 2 * 73`` plies. Under ``lose-move`` and ``shoo-off`` a HUSH ends the hushed side's turn: at
+        most 2 plies. Without hushing (``automatic``, ``off``, towers) every ply is a turn.
+        """
+        opening = 2 if self.has_chance else 0
+        if self.hush_mode == "optional":
+            per_turn = 1 + 2 * _MAX_HUSHES_PER_TURN
+        elif self.hush_mode in ("lose-move", "shoo-off"):
+            per_turn = 2
+        else:
+            per_turn = 1
+        return opening + self.max_turns * per_turn
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """60,458 ids for every setting; ``docs/games/shoo.md`` derives the number from the rules.
+
+        544 arrivals (end square and direction, in the mover's view) x 12 variants x 9 shoo codes, then
+        returns (81 x 9), call-ups, holds and retirements (81 each), towers drops (81 x 9), the shooed-off
+        move, HUSH, pass and the two opening choices.
+        """
+        return NUM_ACTIONS
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The toss's two outcomes under ``first_player=toss`` (0 Blue wins it, 1 White); else none."""
+        return 2 if self.has_chance else 0
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """26 planes of 9 x 9 squares (:data:`OBSERVATION_PLANES`)."""
+        return (len(OBSERVATION_PLANES), SIZE, SIZE)
+
+    @property
+    def observation_planes(self) -> tuple[str, ...]:
+        """One name per plane, in order (:data:`OBSERVATION_PLANES`)."""
+        return OBSERVATION_PLANES
 
     @property
     def has_chance(self) -> bool:
@@ -643,6 +699,248 @@ def _end_of(
     return None, None
 
 
+# --- Action ids and observations (docs/games/shoo.md, "Actions and observations") -----------------------
+#
+# Squares and directions are taken from the mover's view: South's board as it is, North's turned half a
+# turn (square s seen as 80 - s), so every mover travels from g1-i3 towards a7-c9. A direction is an index
+# into _VECTORS in that view.
+
+_OPPOSITE: Final = tuple((k + 4) % 8 for k in range(8))
+_VECTOR_INDEX: Final = {vector: index for index, vector in enumerate(_VECTORS)}
+
+
+def _view_steps(side: int) -> tuple[tuple[int, ...], ...]:
+    """Per square, the square one step away in each view direction of ``side`` (-1 off the field)."""
+    sign = 1 if side == SOUTH else -1
+    table = []
+    for square in range(SIZE * SIZE):
+        f, r = square % SIZE, square // SIZE
+        row = []
+        for df, dr in _VECTORS:
+            g, s = f + sign * df, r + sign * dr
+            row.append(g + SIZE * s if 0 <= g < SIZE and 0 <= s < SIZE else -1)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_VIEW_STEPS: Final = (_view_steps(SOUTH), _view_steps(NORTH))
+"""Per side and square, the neighbour in each of that side's view directions, or -1."""
+
+
+def _view(square: int, side: int) -> int:
+    """``square`` as ``side`` sees it (North's board turned half a turn); its own inverse."""
+    return square if side == SOUTH else SIZE * SIZE - 1 - square
+
+
+def _view_direction(start: int, end: int, side: int) -> int:
+    """The view direction of ``side`` from ``start`` to ``end`` on one queen line, or -1."""
+    df, dr = end % SIZE - start % SIZE, end // SIZE - start // SIZE
+    if (df == 0 and dr == 0) or (df and dr and abs(df) != abs(dr)):
+        return -1
+    sign = 1 if side == SOUTH else -1
+    return _VECTOR_INDEX[(sign * ((df > 0) - (df < 0)), sign * ((dr > 0) - (dr < 0)))]
+
+
+def _arrival_pairs() -> tuple[tuple[int, int], ...]:
+    """The (view square, direction) pairs whose square one step back against the direction is on the field."""
+    pairs = []
+    for square in range(SIZE * SIZE):
+        f, r = square % SIZE, square // SIZE
+        for direction, (df, dr) in enumerate(_VECTORS):
+            if 0 <= f - df < SIZE and 0 <= r - dr < SIZE:
+                pairs.append((square, direction))
+    return tuple(pairs)
+
+
+ARRIVAL_PAIRS: Final = _arrival_pairs()
+"""The 544 arrivals (view square, view direction) an action can name, in id order."""
+_ARRIVAL_INDEX: Final = {pair: index for index, pair in enumerate(ARRIVAL_PAIRS)}
+ARRIVAL_VARIANTS: Final = 12
+"""Variant codes per arrival: who arrives, how (at most 3 capturers x 4 places for a capture)."""
+SHOO_CODES: Final = 9
+"""Shoo codes per move: none, one of the 7 neighbours of the end square other than the one behind, or
+the rider a capture placed (when it is not next to the end square)."""
+_PLACED_SHOO: Final = SHOO_CODES - 1
+RETURN_BASE: Final = len(ARRIVAL_PAIRS) * ARRIVAL_VARIANTS * SHOO_CODES
+"""First id of the returns: ``RETURN_BASE + 9 * square + shoo`` (shoo 0 none, 1 + direction)."""
+CALL_BASE: Final = RETURN_BASE + SIZE * SIZE * SHOO_CODES
+"""First id of the call-ups (drops in towers): ``CALL_BASE + square``."""
+HOLD_BASE: Final = CALL_BASE + SIZE * SIZE
+"""First id of the holds: ``HOLD_BASE + square``."""
+RETIRE_BASE: Final = HOLD_BASE + SIZE * SIZE
+"""First id of the retirements: ``RETIRE_BASE + square``."""
+DROP_BASE: Final = RETIRE_BASE + SIZE * SIZE
+"""First id of the towers drops of a shooed traveller: ``DROP_BASE + 9 * square + traveller``."""
+SHOOED_OFF_ACTION: Final = DROP_BASE + SIZE * SIZE * 9
+"""The id of ``~T``, a shooed traveller sent to its stable (designers; T is the pending shoo's)."""
+HUSH_ACTION: Final = SHOOED_OFF_ACTION + 1
+"""The id of ``HUSH``."""
+PASS_ACTION: Final = HUSH_ACTION + 1
+"""The id of ``pass``."""
+FIRST_ACTION: Final = PASS_ACTION + 1
+"""The id of the toss winner's ``first``; ``odd-horse`` is the next one."""
+NUM_ACTIONS: Final = FIRST_ACTION + 2
+"""How many action ids there are (60,458), for every setting."""
+
+_ARRIVAL_KINDS: Final = frozenset({STEP, MOUNT, RIDE, DISMOUNT, CAPTURE, SLIDE})
+
+
+class _Board(NamedTuple):
+    """The bitboards the action code reads, from the side to move's side of the table."""
+
+    side: int
+    mine: int
+    mine_foot: int
+    theirs: int
+    their_riders: int
+    horses: int
+    occupied: int
+    steps: tuple[tuple[int, ...], ...]
+
+
+def _neighbours_in(board: _Board, square: int, mask: int, skip: int = -1) -> list[int]:
+    """The neighbours of ``square`` in ``mask`` in view direction order, without ``skip``."""
+    return [n for n in board.steps[square] if n >= 0 and n != skip and mask >> n & 1]
+
+
+def _encode_arrival(board: _Board, move: ShooMove) -> tuple[int, int, int]:
+    """A move that brings a traveller (or a slid horse) to ``move.to``: its view direction and variant.
+
+    Returns ``(end, direction, variant)``; raises ``ValueError`` when the move has no such shape.
+    """
+    kind, origin, via, to = move.kind, move.origin, move.via, move.to
+    side = board.side
+    empty = ~board.occupied
+    if kind in (STEP, DISMOUNT, RIDE, SLIDE):
+        return to, _view_direction(origin, to, side), 1 if kind == DISMOUNT else 0
+    if kind == MOUNT:
+        if to == via:  # mount without riding: the traveller steps onto the horse
+            return to, _view_direction(origin, to, side), 0
+        direction = _view_direction(via, to, side)
+        if to == origin:  # ridden back onto the square the traveller left
+            return to, direction, 0
+        if direction >= 0 and board.steps[via][direction] == origin:  # the traveller stood in the way
+            return to, direction, 1
+        riders = _neighbours_in(board, via, board.mine_foot)
+        return to, direction, 1 + riders.index(origin)
+    # CAPTURE
+    place = move.place
+    if to in (via, origin):  # no ride, or ridden back onto the capturer's square
+        direction = _view_direction(origin, to, side) if to == via else _view_direction(via, to, side)
+        return to, direction, _neighbours_in(board, via, empty).index(place)
+    direction = _view_direction(via, to, side)
+    ahead = board.steps[via][direction] if direction >= 0 else -1
+    if ahead == origin:  # the capturer stood in the way of the ride
+        return to, direction, 1 + _neighbours_in(board, via, empty).index(place)
+    capturers = _neighbours_in(board, via, board.mine, ahead)
+    places = _neighbours_in(board, via, empty, ahead)
+    return to, direction, capturers.index(origin) * len(places) + places.index(place)
+
+
+def _shoo_code(board: _Board, move: ShooMove, end: int, back: int) -> int:
+    """The shoo code of ``move`` ending on ``end``; ``back`` is the direction to the square behind (or -1)."""
+    target = move.shoo
+    if target < 0:
+        return 0
+    side = board.side
+    if move.kind == CAPTURE and target == move.place and not NEIGHBOUR_MASKS[end] >> target & 1:
+        return _PLACED_SHOO
+    direction = _view_direction(end, target, side)
+    if direction < 0 or board.steps[end][direction] != target or direction == back:
+        raise ValueError(f"the shoo target {square_name(target)} is not next to {square_name(end)}")
+    return 1 + (direction if back < 0 or direction < back else direction - 1)
+
+
+def _decode_arrival(board: _Board, end: int, direction: int, variant: int) -> ShooMove | None:
+    """The move an arrival id names, from the position alone (its legality is checked by the caller)."""
+    steps = board.steps
+    back_direction = _OPPOSITE[direction]
+    back = steps[end][back_direction]
+    empty = ~board.occupied
+    bit = 1 << end
+    if board.horses & bit:  # a traveller steps onto the horse on `end` (mount without riding)
+        return ShooMove(MOUNT, back, end, to=end) if variant == 0 else None
+    if board.their_riders & bit:  # a capture without a ride
+        places = _neighbours_in(board, end, empty)
+        return ShooMove(CAPTURE, back, end, places[variant], end) if variant < len(places) else None
+    if board.mine_foot & bit:  # ridden back onto the square the traveller left: the horse is behind
+        if board.horses >> back & 1:
+            return ShooMove(MOUNT, end, back, to=end) if variant == 0 else None
+        if board.their_riders >> back & 1:
+            places = _neighbours_in(board, back, empty)
+            return ShooMove(CAPTURE, end, back, places[variant], end) if variant < len(places) else None
+        return None
+    if board.occupied & bit:
+        return None
+    source = back  # the first occupied square behind `end`
+    while source >= 0 and not board.occupied >> source & 1:
+        source = steps[source][back_direction]
+    if source < 0:
+        return None
+    source_bit = 1 << source
+    if board.mine_foot & source_bit:
+        if variant == 0:
+            return ShooMove(STEP, source, to=end) if source == back else None
+        behind = steps[source][back_direction]  # a horse ridden over the traveller's own square
+        if behind < 0:
+            return None
+        if board.horses >> behind & 1:
+            return ShooMove(MOUNT, source, behind, to=end) if variant == 1 else None
+        if board.their_riders >> behind & 1:
+            places = _neighbours_in(board, behind, empty)
+            if variant - 1 < len(places):
+                return ShooMove(CAPTURE, source, behind, places[variant - 1], end)
+        return None
+    if board.mine & source_bit:  # a rider
+        if variant == 0:
+            return ShooMove(RIDE, source, to=end)
+        return ShooMove(DISMOUNT, source, to=end) if variant == 1 and source == back else None
+    ahead = steps[source][direction]
+    if board.horses & source_bit:
+        if variant == 0:
+            return ShooMove(SLIDE, source, to=end)
+        riders = _neighbours_in(board, source, board.mine_foot)
+        return ShooMove(MOUNT, riders[variant - 1], source, to=end) if variant - 1 < len(riders) else None
+    if board.their_riders & source_bit:
+        capturers = _neighbours_in(board, source, board.mine, ahead)
+        places = _neighbours_in(board, source, empty, ahead)
+        if places and variant < len(capturers) * len(places):
+            capturer, place = divmod(variant, len(places))
+            return ShooMove(CAPTURE, capturers[capturer], source, places[place], end)
+    return None
+
+
+OBSERVATION_PLANES: Final = (
+    "own travellers on foot",
+    "own riders",
+    "opponent travellers on foot",
+    "opponent riders",
+    "free horses",
+    "horse held by the observer",
+    "horse held by the opponent",
+    "own home area",
+    "opponent home area",
+    "own stable horses / 9",
+    "own stabled travellers / 9",
+    "own pasture / 9",
+    "opponent stable horses / 9",
+    "opponent stabled travellers / 9",
+    "opponent pasture / 9",
+    "pending shoo",
+    "hushable move: traveller",
+    "hushable move: square left",
+    "moves hushed this turn: destinations",
+    "moves hushed this turn: squares left",
+    "repetitions of this position / 2",
+    "passes in a row / 2",
+    "observer to move",
+    "observer plays South",
+    "opening (toss or choice)",
+    "turns / max_turns",
+)
+"""The planes of :meth:`ShooState.observation_tensor`, each 9 x 9 squares seen from the observer's side."""
+
+
 class ShooState(State[ShooMove]):
     """A Shoo position with everything needed to go on: see the module docstring for the encoding."""
 
@@ -656,6 +954,7 @@ class ShooState(State[ShooMove]):
         "_horses",
         "_hush",
         "_legal",
+        "_legal_set",
         "_mounted",
         "_moves",
         "_passes",
@@ -717,6 +1016,7 @@ class ShooState(State[ShooMove]):
         self._ply = ply
         self._passes = passes
         self._legal: tuple[ShooMove, ...] | None = None
+        self._legal_set: frozenset[ShooMove] | None = None
         self._winner = winner
         self._end = end
         if judge and phase == _PLAY and end is None:
@@ -730,7 +1030,8 @@ class ShooState(State[ShooMove]):
 
         Pickling the chain as linked nodes would recurse once per ply and fail in a long game.
         """
-        fields = {name: getattr(self, name) for name in self.__slots__ if name not in ("_history", "_legal")}
+        skipped = ("_history", "_legal", "_legal_set")
+        fields = {name: getattr(self, name) for name in self.__slots__ if name not in skipped}
         chain = []
         node: _History | None = self._history
         while node is not None:
@@ -748,6 +1049,7 @@ class ShooState(State[ShooMove]):
             object.__setattr__(self, name, value)
         self._history = node  # type: ignore[assignment]
         self._legal = None
+        self._legal_set = None
 
     # --- Facts about the position ------------------------------------------------------------------------
 
@@ -1010,6 +1312,212 @@ class ShooState(State[ShooMove]):
         if self._legal is None:
             self._legal = self._generate()
         return self._legal
+
+    # --- Action ids and observations ----------------------------------------------------------------------
+
+    def _board(self) -> _Board:
+        """The bitboards the action code reads, for the side to move."""
+        me = self._side
+        mine, theirs = self._travellers[me], self._travellers[me ^ 1]
+        return _Board(
+            side=me,
+            mine=mine,
+            mine_foot=mine & ~self._mounted,
+            theirs=theirs,
+            their_riders=theirs & self._mounted,
+            horses=self._horses,
+            occupied=mine | theirs | self._horses,
+            steps=_VIEW_STEPS[me],
+        )
+
+    def move_to_action(self, move: ShooMove) -> int:
+        """The action id of ``move`` (layout in ``docs/games/shoo.md``, "Actions and observations").
+
+        A move that brings a traveller or a slid horse to a square is named by that square and the
+        direction it arrives from, seen from the mover's side (North's board turned half a turn), a
+        variant code (who arrives and how) and a shoo code; the other kinds have a block each. The
+        toss's outcomes are 0 (Blue wins it) and 1 (White).
+
+        Raises:
+            ValueError: the game is over, or ``move`` has no id here (it is not a Shoo move of this
+                position's shape).
+        """
+        if self._end is not None:
+            raise ValueError("the game is over: no move has an action id")
+        if not isinstance(move, ShooMove):
+            raise ValueError(f"not a Shoo move: {move!r}")
+        kind = move.kind
+        if self._phase != _PLAY:
+            wanted = TOSS if self._phase == _TOSS else CHOOSE
+            if kind != wanted or move.to not in (0, 1):
+                raise ValueError(f"{move!r} is not a move of the opening's {_PHASE_NAMES[self._phase]}")
+            return move.to if kind == TOSS else FIRST_ACTION + move.to
+        return self._action_of(move, self._board())
+
+    def legal_actions(self) -> list[int]:
+        """The ids of :meth:`legal_moves`, ascending (the position's bitboards read once)."""
+        if self._end is not None:
+            return []
+        if self._phase != _PLAY:
+            return sorted(self.move_to_action(move) for move in self.legal_moves())
+        board = self._board()
+        return sorted(self._action_of(move, board) for move in self.legal_moves())
+
+    def _action_of(self, move: ShooMove, board: _Board) -> int:
+        """The id of ``move`` in play, ``board`` being this position's (:meth:`move_to_action`)."""
+        kind = move.kind
+        side = self._side
+        try:
+            if kind in _ARRIVAL_KINDS:
+                end, direction, variant = _encode_arrival(board, move)
+                if direction < 0 or not 0 <= variant < ARRIVAL_VARIANTS:
+                    raise ValueError
+                pair = _ARRIVAL_INDEX[(_view(end, side), direction)]
+                shoo = _shoo_code(board, move, end, _OPPOSITE[direction])
+                return (pair * ARRIVAL_VARIANTS + variant) * SHOO_CODES + shoo
+            if kind == RETURN:
+                return RETURN_BASE + SHOO_CODES * _view(move.to, side) + _shoo_code(board, move, move.to, -1)
+            if kind in (CALL, HOLD, RETIRE):
+                base = CALL_BASE if kind == CALL else HOLD_BASE if kind == HOLD else RETIRE_BASE
+                return base + _view(move.to, side)
+            if kind == SHOOED_OFF:
+                if move.to < 0:
+                    return SHOOED_OFF_ACTION
+                walkers = sorted(_view(s, side) for s in _bits(self._travellers[side] & ~self._mounted))
+                return DROP_BASE + 9 * _view(move.to, side) + walkers.index(_view(move.origin, side))
+            if kind == HUSH:
+                return HUSH_ACTION
+            if kind == PASS:
+                return PASS_ACTION
+        except (ValueError, KeyError, IndexError):
+            pass
+        raise ValueError(f"{move!r} has no action id in this position")
+
+    def action_to_move(self, action: int) -> ShooMove:
+        """The legal move with id ``action``, decoded from the id and the position (no search).
+
+        Raises:
+            IllegalMoveError: no legal move here has this id.
+        """
+        move = (
+            self._decode_action(action) if isinstance(action, int) and not isinstance(action, bool) else None
+        )
+        if move is not None:
+            if self._legal_set is None:
+                self._legal_set = frozenset(self.legal_moves())
+            if move in self._legal_set and self.move_to_action(move) == action:
+                return move
+        raise self._illegal_action(action)
+
+    def _decode_action(self, action: int) -> ShooMove | None:
+        """The move the id names in this position, legal or not, or ``None``."""
+        if self._end is not None or action < 0:
+            return None
+        if self._phase == _TOSS:
+            return ShooMove(TOSS, to=action) if action < 2 else None
+        if self._phase == _CHOICE:
+            return ShooMove(CHOOSE, to=action - FIRST_ACTION) if 0 <= action - FIRST_ACTION < 2 else None
+        side = self._side
+        if action < RETURN_BASE:
+            rest, shoo = divmod(action, SHOO_CODES)
+            pair, variant = divmod(rest, ARRIVAL_VARIANTS)
+            view_end, direction = ARRIVAL_PAIRS[pair]
+            end = _view(view_end, side)
+            board = self._board()
+            move = _decode_arrival(board, end, direction, variant)
+            if move is None or shoo == 0:
+                return move
+            if shoo == _PLACED_SHOO:
+                return move._replace(shoo=move.place) if move.kind == CAPTURE else None
+            back = _OPPOSITE[direction]
+            turn = shoo - 1 if shoo - 1 < back else shoo
+            target = board.steps[end][turn]
+            return move._replace(shoo=target) if target >= 0 else None
+        if action < CALL_BASE:
+            view_end, shoo = divmod(action - RETURN_BASE, SHOO_CODES)
+            end = _view(view_end, side)
+            target = _VIEW_STEPS[side][end][shoo - 1] if shoo else -1
+            return ShooMove(RETURN, to=end, shoo=target) if shoo == 0 or target >= 0 else None
+        if action < DROP_BASE:
+            kind = (CALL, HOLD, RETIRE)[(action - CALL_BASE) // (SIZE * SIZE)]
+            return ShooMove(kind, to=_view((action - CALL_BASE) % (SIZE * SIZE), side))
+        if action < SHOOED_OFF_ACTION:
+            view_end, index = divmod(action - DROP_BASE, 9)
+            walkers = sorted(_view(s, side) for s in _bits(self._travellers[side] & ~self._mounted))
+            if index >= len(walkers):
+                return None
+            return ShooMove(SHOOED_OFF, _view(walkers[index], side), to=_view(view_end, side))
+        if action == SHOOED_OFF_ACTION:
+            return ShooMove(SHOOED_OFF, self._shoo) if self._shoo >= 0 else None
+        if action == HUSH_ACTION:
+            return HUSH_MOVE
+        if action == PASS_ACTION:
+            return PASS_MOVE
+        return None
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` sees: the 26 planes of :data:`OBSERVATION_PLANES`, 9 x 9 each, from its side.
+
+        The board is seen from the observer's side (North's turned half a turn, so that both travel from
+        the lower right to the upper left); ``own`` is the observer's side. Before the opening ends the
+        observer is taken to play the side it would play if Blue were South.
+
+        Raises:
+            ValueError: ``seat`` is not 0 or 1.
+        """
+        self._check_seat(seat)
+        cells = SIZE * SIZE
+        own = SOUTH if seat == self._south else NORTH
+        other = own ^ 1
+        flip = own == NORTH
+        planes = [[0.0] * cells for _ in OBSERVATION_PLANES]
+
+        def mark(plane: int, mask: int) -> None:
+            for square in _bits(mask):
+                planes[plane][cells - 1 - square if flip else square] = 1.0
+
+        def fill(plane: int, value: float) -> None:
+            if value:
+                planes[plane] = [value] * cells
+
+        def squares(moves: Iterable[ShooMove], origins: bool) -> int:
+            mask = 0
+            for move in moves:
+                square = move.origin if origins else move.to
+                mask |= 1 << square if square >= 0 else 0
+            return mask
+
+        mounted = self._mounted
+        mark(0, self._travellers[own] & ~mounted)
+        mark(1, self._travellers[own] & mounted)
+        mark(2, self._travellers[other] & ~mounted)
+        mark(3, self._travellers[other] & mounted)
+        held = self._held
+        mark(4, self._horses & ~(1 << held) if held >= 0 else self._horses)
+        if held >= 0:  # held by the side that moved last
+            mark(5 if self._side == other else 6, 1 << held)
+        mark(7, HOME_MASKS[own])
+        mark(8, HOME_MASKS[other])
+        for offset, side in ((9, own), (12, other)):
+            fill(offset, self._stable_horses[side] / 9)
+            fill(offset + 1, self._stable_travellers[side] / 9)
+            fill(offset + 2, self._pasture[side] / 9)
+        if self._shoo >= 0:
+            mark(15, 1 << self._shoo)
+        if self._hush is not None:
+            mark(16, squares([self._hush.move], origins=False))
+            mark(17, squares([self._hush.move], origins=True))
+        barred = self.barred_moves
+        mark(18, squares(barred, origins=False))
+        mark(19, squares(barred, origins=True))
+        if self._phase == _PLAY:
+            fill(20, self.history.count(self._repetition_key()) / 2)
+        fill(21, self._passes / 2)
+        fill(22, float(self.to_move == seat))
+        fill(23, float(own == SOUTH))
+        fill(24, float(self._phase != _PLAY))
+        fill(25, self._moves / self._game.max_turns)
+        return [value for plane in planes for value in plane]
 
     def count_legal_moves(self) -> int:
         """How many legal moves there are."""

@@ -12,6 +12,9 @@ settings' indices in :attr:`ShooKernel.cfg`).
 Settings covered: every value of every setting (``ruleset``, ``horses``, ``stable_drop``, ``hush``,
 ``capture_in_home``, ``mount_escape``, ``leave_home``, ``first_player``, ``max_turns``), so every preset.
 The toss is a chance node (each seat 1/2) and the toss winner's choice a decision, as in the reference.
+
+:meth:`ShooKernel.batch` holds many games in these arrays for the batched environment (:class:`ShooBatch`,
+compiled in :mod:`shogames.games.shoo._batch_jit`): action ids, masks and observations as the reference's.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from shogames.core.kernel import Kernel, PlayoutBatch, compiled_threads
+from shogames.core.errors import IllegalMoveError
+from shogames.core.kernel import BatchGames, Kernel, PlayoutBatch, compiled_threads
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
@@ -36,6 +40,7 @@ from shogames.games.shoo import (
     ShooRepetitionKey,
     ShooState,
 )
+from shogames.games.shoo import _batch_jit as batch_jit
 from shogames.games.shoo import _jit as jit
 from shogames.kernels import common
 from shogames.kernels.search import Budget, CompiledMCTS, Limits, Outputs, Scores, TableAlphaBeta
@@ -473,6 +478,10 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         """
         return self._playouts(games, seed, start, np.zeros((0, 0), dtype=np.int64), threads=threads)
 
+    def batch(self, size: int, *, seed: int = 0) -> ShooBatch:
+        """``size`` games stepped together in compiled code (:class:`ShooBatch`)."""
+        return ShooBatch(self, size, seed)
+
     def random_game(
         self, *, seed: int = 0, start: State[Any] | None = None, index: int = 0
     ) -> list[ShooMove]:
@@ -481,6 +490,146 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         record = np.zeros((1, self.shoo.max_game_length + 1), dtype=np.int64)
         batch = self._playouts(index + 1, seed, first, record, index)
         return [self.decode_move(int(code)) for code in record[0, : int(batch.plies[index])]]
+
+
+ROWS_PER_THREAD: Final = 128
+"""A batch call spreads its rows over numba's threads with at least this many rows a thread."""
+
+
+class ShooBatch(BatchGames[ShooState]):
+    """Shoo games in the rows of the kernel's arrays, stepped by compiled code (:class:`BatchGames`).
+
+    Row ``i`` tosses its coin from its own stream (:func:`~shogames.kernels.common.game_stream` of the
+    seed and ``i``, as the random playouts), kept across the row's games. :meth:`step` finds each row's
+    move by generating its legal moves and taking the one with the action id (``ShooState.move_to_action``
+    compiled, :mod:`shogames.games.shoo._batch_jit`), plays it and tosses the coin if a new game needs it;
+    :meth:`observe` and :meth:`legal_mask` are written by compiled code and equal the reference's
+    ``observation_tensor`` (of the seat to move) and ``legal_action_mask``. Each row keeps the history of
+    its current epoch only (the standing positions since its stables or pastures last changed), in a
+    table that grows when a row needs more room.
+
+    Args:
+        kernel: the Shoo kernel.
+        size: how many games, 1 or more.
+        seed: the seed of every row's toss.
+    """
+
+    def __init__(self, kernel: ShooKernel, size: int, seed: int) -> None:
+        super().__init__(kernel, size, seed)
+        self.shoo = kernel.shoo
+        self.cfg = kernel.cfg
+        array, columns = kernel._encoded(self.shoo.new_initial_state())
+        self._start = array[: jit.SIZE].copy()
+        self._start_hist = np.ascontiguousarray(columns)
+        self.states = np.zeros((size, jit.SIZE), dtype=np.int64)
+        self.hists = np.zeros((size, HIST_WORDS, 32), dtype=np.int64)
+        stream = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        self.streams = np.array([common.game_stream(stream, row) for row in range(size)], dtype=np.uint64)
+        blocks = max(1, min(int(numba.config.NUMBA_NUM_THREADS), size))  # type: ignore[attr-defined]
+        self._moves = np.zeros((blocks, jit.MAX_MOVES), dtype=np.int64)
+        self._units = np.zeros((blocks, jit.MAX_UNITS, jit.UNIT_WORDS), dtype=np.int64)
+        self._boards = np.zeros((blocks, 81), dtype=np.int64)
+        self._found = np.zeros(size, dtype=np.int64)
+        self._ends = np.zeros(size, dtype=np.int64)
+        self._returns = np.zeros((size, 2), dtype=np.float64)
+        self.reset(np.ones(size, dtype=np.bool_))
+
+    def _threads(self) -> int:
+        """The threads a call uses: numba's, but one per :data:`ROWS_PER_THREAD` rows at most.
+
+        A parallel loop waits for its slowest thread; on a busy machine a thread that is not scheduled
+        costs a time slice, far more than a few rows' work, so small batches run on one thread.
+        """
+        return max(1, min(int(numba.get_num_threads()), len(self._moves), self.size // ROWS_PER_THREAD))
+
+    def _scratch(self, threads: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """Scratch for ``threads`` blocks."""
+        return self._moves[:threads], self._units[:threads], self._boards[:threads]
+
+    def _rows(self, values: NDArray[Any], dtype: type, what: str) -> NDArray[Any]:
+        array: NDArray[Any] = np.ascontiguousarray(values, dtype=dtype)
+        if array.shape != (self.size,):
+            raise ValueError(f"{what} has one entry per row: shape ({self.size},), got {array.shape}")
+        return array
+
+    def _room(self, columns: int) -> None:
+        """Make the history tables at least ``columns`` columns wide (doubling)."""
+        width = self.hists.shape[2]
+        if columns <= width:
+            return
+        while width < columns:
+            width *= 2
+        wider = np.zeros((self.size, HIST_WORDS, width), dtype=np.int64)
+        wider[:, :, : self.hists.shape[2]] = self.hists
+        self.hists = wider
+
+    def reset(self, rows: NDArray[np.bool_]) -> None:
+        """Start a new game in the rows where ``rows`` is true; the toss is played from the row's stream."""
+        chosen = self._rows(rows, np.bool_, "rows")
+        self._room(self._start_hist.shape[1] + 4)
+        with compiled_threads(self._threads()):
+            batch_jit.batch_reset(
+                self.states, self.hists, chosen, self._start, self._start_hist, self.streams, self.cfg
+            )
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_]]:
+        """Play each row's action id, then the toss if a game needs one; see :meth:`BatchGames.step`.
+
+        Raises:
+            IllegalMoveError: a row's action is not legal there (no row is played then).
+        """
+        chosen = self._rows(actions, np.int64, "actions")
+        threads = self._threads()
+        with compiled_threads(threads):
+            batch_jit.batch_decode(self.states, chosen, self.cfg, *self._scratch(threads), self._found)
+        bad = np.flatnonzero(self._found == -1)
+        if bad.size:
+            row = int(bad[0])
+            raise IllegalMoveError(
+                f"row {row}: action {int(chosen[row])} is not legal there; its legal actions are "
+                f"{np.flatnonzero(self.legal_mask()[row]).tolist()[:20]}"
+            )
+        self._room(int(self.states[:, jit.NHIST].max()) + 4)
+        with compiled_threads(threads):
+            batch_jit.batch_play(
+                self.states, self.hists, self._found, self.streams, self.cfg, self._returns, self._ends
+            )
+        return self._returns.astype(np.float32), self._ends == 1, self._ends == 2
+
+    def observe(self) -> NDArray[np.float32]:
+        """Each row's observation from its seat to move (seat 0 once over), ``(size, 26, 9, 9)``."""
+        out = np.empty((self.size, batch_jit.PLANES * 81), dtype=np.float32)
+        with compiled_threads(self._threads()):
+            batch_jit.batch_observe(self.states, self.hists, self.cfg, out)
+        return out.reshape(self.size, *self.shoo.observation_shape)
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """Each row's legal action ids, ``(size, num_distinct_actions)``; all false once over."""
+        mask = np.empty((self.size, self.shoo.num_distinct_actions), dtype=np.bool_)
+        threads = self._threads()
+        with compiled_threads(threads):
+            batch_jit.batch_legal_mask(self.states, self.cfg, *self._scratch(threads), mask)
+        return mask
+
+    def to_move(self) -> NDArray[np.int64]:
+        """Each row's seat to move, or -1 once its game is over."""
+        st = self.states
+        seats = np.where(st[:, jit.SIDE] == 0, st[:, jit.SOUTH], 1 - st[:, jit.SOUTH])
+        seats = np.where(st[:, jit.PHASE] == jit.CHOICE_PHASE, st[:, jit.CHOOSER], seats)
+        result: NDArray[np.int64] = np.where(st[:, jit.END] != jit.END_NONE, -1, seats).astype(np.int64)
+        return result
+
+    def state(self, row: int) -> ShooState:
+        """The reference state of one row (its history: the row's current epoch)."""
+        if not 0 <= row < self.size:
+            raise IndexError(f"row {row} is not in a batch of {self.size}")
+        st = self.states[row]
+        used = int(st[jit.NHIST])
+        keys = [_key_of_row(self.hists[row, :, column]) for column in range(int(st[jit.HBASE]), used)]
+        assert isinstance(self.kernel, ShooKernel)
+        return self.kernel._decode(st, keys)
 
 
 class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
