@@ -22,7 +22,7 @@ game's :attr:`~shogames.core.protocol.Game.observation_shape`, the agent's seat'
 ["action_mask"]`` (int8) marks the legal actions. **An illegal action loses** (pgx's rule): the game ends
 at once, terminated, with the reward the game gives a seat that gives up
 (:meth:`~shogames.core.protocol.State.forfeit_returns`, the lowest return). Otherwise the reward is 0
-until the end and then the agent's seat's return (Sho's partners in a team share the team's result). A
+until the end and then the agent's seat's return (partners in a team share the team's result). A
 game won or drawn by the rules is ``terminated``; one cut by its length cap (``State.is_truncated``) is
 ``truncated``. In the rare game that ends before the agent's first move (a toy race won on the first
 throw), :meth:`ShogamesEnv.reset` starts another with the generator where it is.

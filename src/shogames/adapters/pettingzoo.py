@@ -14,8 +14,8 @@
             action = game.action_space(agent).sample(observation["action_mask"])
         game.step(action)
 
-The agents are ``player_0 .. player_<n-1>``, one per seat in the game's seat order (Sho's four players in
-teams are four agents: seats 0 and 2 are one team). Each observation is a dict: ``"observation"``, the
+The agents are ``player_0 .. player_<n-1>``, one per seat in the game's seat order (in teams, each
+seat is an agent of its own). Each observation is a dict: ``"observation"``, the
 seat's :meth:`~shogames.core.protocol.State.observation_tensor` in the game's shape (float32), and
 ``"action_mask"``, an int8 vector of :attr:`~shogames.core.protocol.Game.num_distinct_actions` with ones
 at the legal actions of the agent to move (zeros for every other agent and once the game is over).
