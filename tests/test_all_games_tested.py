@@ -25,7 +25,7 @@ import pytest
 import shogames
 from shogames.core.protocol import Game
 from shogames.games import BUILTIN_GAMES
-from shogames.server.learn import has_rules
+from shogames.server.guides import has_rules
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

@@ -25,15 +25,8 @@ import shogames
 from shogames.games import BUILTIN_GAMES
 from shogames.records import start_position_text, start_record, write_record
 from shogames.server.app import create_app
-from shogames.server.learn import (
-    Diagram,
-    guide_folder,
-    has_rules,
-    lessons_of,
-    render_guide,
-    rule_topics,
-    try_move,
-)
+from shogames.server.guides import Diagram, guide_folder, has_rules, render_guide
+from shogames.server.lessons import lessons_of, rule_topics, try_move
 from test_browser import browser, click_move, server  # noqa: F401 (fixtures)
 
 GAMES = [cls.id for cls in shogames.available_games() if has_rules(cls.id)]

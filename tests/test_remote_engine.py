@@ -97,3 +97,62 @@ def test_engine_calls_run_on_the_outside_clusters_workers(outside_cluster: str) 
             engine.close()
 
     asyncio.run(scenario())
+
+
+def _local_engine_workers(pid: int) -> list[str]:
+    """The command lines of ``pid``'s child processes that are multiprocessing workers (local engines)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+        if parent == str(pid) and "multiprocessing" in command:
+            found.append(command)
+    return found
+
+
+def test_a_server_plays_against_the_computer_through_the_outside_workers(
+    outside_cluster: str, tmp_path: Path
+) -> None:
+    """`serve --engine-address`: the computer moves come from the cluster; the server starts no workers."""
+    import httpx
+
+    from server_process import free_port, kill_server, start_server
+
+    port = free_port()
+    server = start_server(
+        f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
+        port,
+        tmp_path,
+        timeout=240,
+        options=["--engine-address", outside_cluster, "--engine-live", "1", "--engine-study", "1"],
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        created = httpx.post(
+            f"{base}/api/games",
+            json={"game": "shobu", "seats": [{"kind": "person"}, {"kind": "ai", "agent": "easy"}]},
+        ).json()
+        token = created["seats"][0]["link"].split("#token=")[1]
+        for _ in range(3):  # three moves each: every reply is the computer's, none a random stand-in
+            snap = httpx.get(f"{base}/api/games/{created['id']}").json()
+            ply = snap["ply"]
+            answer = httpx.post(
+                f"{base}/api/games/{created['id']}/moves",
+                json={"move": snap["legal"][0]["text"], "token": token},
+            )
+            assert answer.status_code == 200, answer.text
+            deadline = time.monotonic() + 60
+            while snap["ply"] < ply + 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+                snap = httpx.get(f"{base}/api/games/{created['id']}").json()
+            assert snap["ply"] == ply + 2, snap
+            assert not snap.get("notice"), snap["notice"]
+        assert _local_engine_workers(server.pid) == []
+    finally:
+        kill_server(server)

@@ -257,10 +257,11 @@ def test_two_moves_racing_for_one_seat_give_one_move(database_url: str) -> None:
         accepted = [result for result in results if not isinstance(result, Exception)]
         errors = [result for result in results if isinstance(result, ServiceError)]
         assert len(accepted) == 1 and len(errors) == 8 and all(error.status == 409 for error in errors)
-        assert len(live.moves) == 1
+        assert len(live.plies) == 1
         service.live.clear()  # read back what was committed
         stored = await service.get(live.id)
-        assert stored.texts == live.texts and stored.version == live.version
+        assert [ply.text for ply in stored.plies] == [ply.text for ply in live.plies]
+        assert stored.version == live.version
         await close_service(service)
 
     asyncio.run(scenario())
@@ -287,7 +288,7 @@ def test_a_chess_clock_counts_down_adds_the_increment_and_flags(database_url: st
         with pytest.raises(ServiceError, match="time ran out"):
             await service.play(live.id, live.state.move_to_text(live.state.legal_moves()[0]), white)
         assert live.status == "finished" and live.termination == "time forfeit" and live.result == "1-0"
-        assert len(live.moves) == 3
+        assert len(live.plies) == 3
         await close_service(service)
 
     asyncio.run(scenario())
@@ -335,7 +336,7 @@ def test_the_clock_flags_a_player_who_never_moves_again(database_url: str) -> No
         )
         await service.play(live.id, SHOBU_FIRST, live.seats[0].token)  # Black's clock starts here
         for _ in range(100):  # the computer answers
-            if len(live.moves) == 2:
+            if len(live.plies) == 2:
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(1.5)

@@ -25,12 +25,18 @@ from shogames.server.service import (
     PER_MOVE,
     PERSON,
     GameService,
+    LiveGame,
     SeatRequest,
     ServiceError,
     TimeControl,
 )
 
 _MIGRATED: set[str] = set()
+
+
+def texts(live: LiveGame) -> list[str]:
+    """The texts of the game's plies, in order."""
+    return [ply.text for ply in live.plies]
 
 
 async def service_on(url: str, **options: Any) -> GameService:
@@ -89,7 +95,7 @@ def test_dice_due_at_a_restart_are_thrown(database_url: str, game: str, settings
     async def scenario() -> None:
         service = await service_on(database_url)
         live = await service.create(game, settings=settings, seats=persons(2))
-        while live.movers[-1] != CHANCE:
+        while live.plies[-1].mover != CHANCE:
             await play_first(service, live.id)
         await service.close()
         # What an older server (a move and its dice in two commits) left after a kill between them.
@@ -256,10 +262,10 @@ def test_a_failing_computer_player_does_not_leave_its_game_stuck(
         service = await service_on(database_url, think=broken)
         live = await service.create("shobu", seats=[SeatRequest(AI, agent="hard"), SeatRequest(PERSON)])
         for _ in range(100):
-            if live.moves:
+            if live.plies:
                 break
             await asyncio.sleep(0.02)
-        assert len(live.moves) == 1 and live.state.to_move == 1, "a move was played for the broken player"
+        assert len(live.plies) == 1 and live.state.to_move == 1, "a move was played for the broken player"
         assert live.notice is not None and "random move" in live.notice
         assert service.snapshot(live)["notice"] == live.notice
         await play_first(service, live.id)
@@ -282,10 +288,10 @@ def test_a_computer_player_past_its_time_is_abandoned(database_url: str) -> None
         service = await service_on(database_url, think=stuck, limits=limits)
         live = await service.create("shobu", seats=[SeatRequest(AI, agent="random"), SeatRequest(PERSON)])
         for _ in range(100):
-            if live.moves:
+            if live.plies:
                 break
             await asyncio.sleep(0.05)
-        assert len(live.moves) == 1 and live.notice is not None and "too long" in live.notice
+        assert len(live.plies) == 1 and live.notice is not None and "too long" in live.notice
         await finish(service)
 
     asyncio.run(scenario())
@@ -311,10 +317,10 @@ def test_the_sweep_takes_over_a_computer_player_nobody_drives(database_url: str)
         await survivor.sweep()
         again = await survivor.get(live.id)
         for _ in range(100):
-            if len(again.moves) == 2:
+            if len(again.plies) == 2:
                 break
             await asyncio.sleep(0.02)
-        assert len(again.moves) == 2 and again.state.to_move == 0
+        assert len(again.plies) == 2 and again.state.to_move == 0
         await finish(survivor)
 
     asyncio.run(scenario())
@@ -336,7 +342,7 @@ def test_idle_and_finished_games_leave_memory_and_come_back(database_url: str) -
         await asyncio.sleep(0.25)
         assert service.evict() == 1 and set(service.live) == {watched.id}
         again = await service.get(playing.id)
-        assert again is not playing and again.texts == playing.texts and again.version == playing.version
+        assert again is not playing and texts(again) == texts(playing) and again.version == playing.version
         await play_first(service, playing.id)
         service.unsubscribe(watched, queue)
         await finish(service)
@@ -353,7 +359,7 @@ def test_looking_up_unknown_games_leaves_nothing_behind(database_url: str) -> No
             assert missing.value.status == 404
         with pytest.raises(ServiceError):
             await service.get("x" * 10_000)
-        assert not service._loading and not service.live
+        assert not service.games.loading and not service.live
         await finish(service)
 
     asyncio.run(scenario())
@@ -381,10 +387,10 @@ def test_two_services_on_one_database_accept_one_of_racing_moves_and_stay_cohere
         # The copy that lost the race catches up before it answers, and White can move through either.
         second = await two.fresh(live.id)
         first = await one.fresh(live.id)
-        assert second.texts == first.texts and second.version == first.version
+        assert texts(second) == texts(first) and second.version == first.version
         await two.play(live.id, first_move(second.state), white)
         await one.play(live.id, first_move((await one.fresh(live.id)).state), black)
-        assert (await two.fresh(live.id)).texts == (await one.fresh(live.id)).texts
+        assert texts(await two.fresh(live.id)) == texts(await one.fresh(live.id))
         await finish(one, two)
 
     asyncio.run(scenario())
@@ -398,13 +404,13 @@ def test_a_takeback_in_one_process_is_seen_by_the_other(database_url: str) -> No
         token = live.seats[0].token
         await one.play(live.id, first_move(live.state), token)
         for _ in range(200):
-            if len(live.moves) == 2:
+            if len(live.plies) == 2:
                 break
             await asyncio.sleep(0.02)
         other = await two.fresh(live.id)
-        assert len(other.moves) == 2
+        assert len(other.plies) == 2
         await two.takeback(live.id, token)
-        assert len((await one.fresh(live.id)).moves) == 0
+        assert len((await one.fresh(live.id)).plies) == 0
         await finish(one, two)
 
     asyncio.run(scenario())
@@ -426,7 +432,7 @@ def test_a_database_that_does_not_answer_is_a_503_that_changes_nothing(database_
         with pytest.raises(ServiceError) as busy:
             await play_first(service, live.id)
         assert busy.value.status == 503 and "try again" in busy.value.message
-        assert live.moves == [] or all(mover == CHANCE for mover in live.movers)
+        assert all(ply.mover == CHANCE for ply in live.plies)
         service.sessions = sessions
         await play_first(service, live.id)
         await finish(service)

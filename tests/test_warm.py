@@ -10,7 +10,7 @@ import shogames
 from cli_runner import run_cli
 from shogames.core.kernel import compiled_so_far, kernels_enabled
 from shogames.kernels.warm import WarmUp, warm_kernels
-from shogames.server.app import warm_kernels_in_a_child
+from shogames.server.serving import warm_kernels_in_a_child
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
 

@@ -386,6 +386,7 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         self.legal_moves(state)
         self.play(state, state.legal_moves()[0])
         self.evaluate(state)
+        self.outcome(state)
         decision, rng = state, random.Random(0)
         for _ in range(1000):  # past the dice (chosen at random: a first outcome may repeat forever)
             if decision.is_terminal() or (decision.to_move is not None and decision.to_move >= 0):

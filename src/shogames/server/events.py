@@ -1,10 +1,11 @@
 """Events between server processes that share one PostgreSQL database: ``LISTEN``/``NOTIFY``.
 
-Every commit of a game (:meth:`GameService._write`) sends ``NOTIFY shogames_games, 'ID:VERSION'`` in its
-transaction, so PostgreSQL delivers it exactly when the change is visible. Each process listens on that
-channel with a connection of its own; on a notification for a game it holds in memory at an older
-version, it reads the game again and tells its WebSocket listeners (:meth:`GameService.on_remote_event`).
-A process that holds no copy of the game ignores it, and will read the game fresh when it is asked for it.
+Every commit of a game (:meth:`~shogames.server.storage.GameStore.write`) sends
+``NOTIFY shogames_games, 'ID:VERSION'`` in its transaction, so PostgreSQL delivers it exactly when the
+change is visible. Each process listens on that channel with a connection of its own; on a notification
+for a game it holds in memory at an older version, it reads the game again and tells its WebSocket
+listeners (:meth:`GameService.on_remote_event`). A process that holds no copy of the game ignores it, and
+will read the game fresh when it is asked for it.
 
 If the listening connection is lost, notifications may have been missed: the listener reconnects (with
 a growing pause) and then brings every game it holds up to date.

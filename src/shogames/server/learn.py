@@ -1,32 +1,7 @@
-"""Learning in the browser: each game's rules page, its lessons, and a hint during play.
+"""Learning in the browser: the rules pages and lessons' routes, and a hint or an analysis from the engine.
 
-Each game keeps its guide beside its rules module, found through the registry (the folder of the game
-class's module), so a game installed from another package brings its own:
-
-``rules.md``
-    The rules for players, in a small part of Markdown (:func:`render_guide`): ``#``/``##``/``###``
-    headings, paragraphs, ``-`` and ``1.`` lists, ``|`` tables, ``**bold**``, ``*italic*``, ```code```,
-    and board diagrams as fenced blocks::
-
-        ```diagram
-        position: <the game's position text>
-        settings: players=2
-        caption: what the diagram shows
-        highlight: sq:BD:a1 sq:BD:a3
-        ```
-
-    A diagram is the game's own position view (``position_view``), drawn in the page by the same renderer
-    as the game page; ``highlight`` names board targets to mark, as the last move is marked.
-
-``lessons.toml``
-    The lessons, in order: ``[[lesson]]`` tables with ``id``, ``title``, ``text`` (the same Markdown),
-    ``position`` and ``settings`` (a real position the learner moves in), ``task`` (what to do),
-    ``goal`` (``"win"``: any move that wins at once; ``"moves"``: one of ``moves``; ``"starts"``: a move
-    whose text starts with one of ``moves``), ``success`` (said
-    after a right move), ``wrong`` (said after a legal move that misses the point) and optionally
-    ``[lesson.tries]``, explanations of particular wrong moves by their text; ``topics`` names the rules
-    the lesson teaches. A ``[topics]`` table (topic id = the rule in a line) lists every rule of the
-    game's default ruleset; together the lessons cover it (``tests/test_learn.py`` checks).
+The guides themselves are in :mod:`shogames.server.guides` (the rules, in Markdown) and
+:mod:`shogames.server.lessons` (the lessons, checked by the engine).
 
 Routes (an :class:`fastapi.APIRouter` the app includes):
 
@@ -47,15 +22,8 @@ The browser knows no rules here either: every verdict comes from the server, whi
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import html
-import importlib
-import json
 import random
-import re
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +35,15 @@ from pydantic import BaseModel, Field
 from shogames.agents.base import level_names
 from shogames.analysis import BLUNDER, MISTAKE, MoveAnalysis, analyse_moves, kernel_analyser
 from shogames.core.errors import ShogamesError
-from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import available_games, game_class, make
-from shogames.core.settings import parse_settings_text
+from shogames.core.protocol import CHANCE, State
+from shogames.core.registry import game_class
 from shogames.records import Record, parse_record, replay
 from shogames.server.engine import Engine
+from shogames.server.guides import games_in_order, guide_file, guide_html, has_rules
+from shogames.server.lessons import lesson_view, lessons_of, try_move
 from shogames.server.limits import client_of
 from shogames.server.service import GameService, ServiceError, choose_move
-from shogames.server.views import last_move_targets, legal_move_views, move_note, views_for
+from shogames.server.views import views_for
 from shogames.server.workers import WorkerTimeoutError
 
 HERE = Path(__file__).parent
@@ -98,350 +67,6 @@ ANALYSIS_PIECE = 16
 """Positions analysed in one engine job: a long record is analysed in pieces, each waiting for its turn
 on the study workers, so that other clients' hints and replays run between them (a piece takes about
 1.6 s at the browser's 0.1 s a position)."""
-
-
-# --- Finding a game's guide ------------------------------------------------------------------------------
-
-
-def guide_folder(game_id: str) -> Path | None:
-    """The folder of a registered game's rules module, where its ``rules.md`` and ``lessons.toml`` live."""
-    try:
-        module = importlib.import_module(game_class(game_id).__module__)
-    except (ShogamesError, ImportError):
-        return None
-    if module.__file__ is None:
-        return None
-    return Path(module.__file__).parent
-
-
-def _guide_file(game_id: str, name: str) -> Path | None:
-    folder = guide_folder(game_id)
-    if folder is None or not (folder / name).is_file():
-        return None
-    return folder / name
-
-
-def has_rules(game_id: str) -> bool:
-    """Whether a game has a rules page."""
-    return _guide_file(game_id, "rules.md") is not None
-
-
-def games_in_order() -> list[type[Game[Any]]]:
-    """The registered games in their display order."""
-    return sorted(available_games(), key=lambda cls: (cls.display_order, cls.id))
-
-
-def make_game(game_id: str, settings: str) -> Game[Any]:
-    """A game under settings given as ``name=value`` text.
-
-    Raises:
-        ShogamesError: an unknown game or a bad setting.
-    """
-    cls = game_class(game_id)
-    values = parse_settings_text(cls.setting_specs, settings) if settings.strip() else {}
-    return make(game_id, None, **values)
-
-
-# --- The Markdown of guides --------------------------------------------------------------------------------
-
-
-def _html(markup: str) -> str:
-    """HTML built here from escaped text (templates show it with ``| safe``)."""
-    return markup
-
-
-_INLINE = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*|`(.+?)`")
-
-
-def _inline(text: str) -> str:
-    """Escape a line of text, then turn ``**bold**``, ``*italic*`` and ```code``` into HTML."""
-
-    def replace(match: re.Match[str]) -> str:
-        bold, italic, code = match.groups()
-        if bold is not None:
-            return f"<strong>{html.escape(bold)}</strong>"
-        if italic is not None:
-            return f"<em>{html.escape(italic)}</em>"
-        return f"<code>{html.escape(code)}</code>"
-
-    out, last = [], 0
-    for match in _INLINE.finditer(text):
-        out.append(html.escape(text[last : match.start()]))
-        out.append(replace(match))
-        last = match.end()
-    out.append(html.escape(text[last:]))
-    return "".join(out)
-
-
-@dataclass
-class Diagram:
-    """A board in a guide: a position of the game, drawn by its renderer."""
-
-    game: str
-    position: str
-    settings: str = ""
-    caption: str = ""
-    highlight: list[str] = field(default_factory=list)
-
-    def view(self) -> dict[str, Any]:
-        """What the page draws: the position view, the seat names, the marked targets and the caption.
-
-        Raises:
-            ShogamesError: a bad setting or position text (a guide's mistake, found by the tests).
-        """
-        game = make_game(self.game, self.settings)
-        state = game.state_from_text(self.position)
-        return {
-            "game": self.game,
-            "view": views_for(self.game).position_view(state),
-            "names": list(game.player_names),
-            "highlight": self.highlight,
-        }
-
-
-def _diagram(game_id: str, lines: list[str]) -> Diagram:
-    fields: dict[str, str] = {}
-    for line in lines:
-        if ":" in line:
-            key, value = line.split(":", 1)
-            fields[key.strip()] = value.strip()
-    return Diagram(
-        game_id,
-        fields.get("position", ""),
-        fields.get("settings", ""),
-        fields.get("caption", ""),
-        fields.get("highlight", "").split(),
-    )
-
-
-def _table(rows: list[str]) -> str:
-    """A Markdown table: the first row is the header; ``|---|`` rows are left out."""
-    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
-    cells = [row for row in cells if not all(set(cell) <= set("-: ") for cell in row)]
-    head = "".join(f"<th>{_inline(cell)}</th>" for cell in cells[0])
-    body = "".join(
-        "<tr>" + "".join(f"<td>{_inline(cell)}</td>" for cell in row) + "</tr>" for row in cells[1:]
-    )
-    return _html(
-        f'<div class="table-scroll"><table class="guide-table"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
-
-
-def render_guide(game_id: str, text: str) -> list[str | Diagram]:
-    """A guide's Markdown as blocks: HTML (its text escaped, so safe to put in a page) and diagrams."""
-    blocks: list[str | Diagram] = []
-    lines = text.splitlines()
-    index = 0
-    paragraph: list[str] = []
-    items: list[str] = []
-    ordered = False
-
-    def flush() -> None:
-        nonlocal paragraph, items
-        if paragraph:
-            blocks.append(_html(f"<p>{_inline(' '.join(paragraph))}</p>"))
-            paragraph = []
-        if items:
-            tag = "ol" if ordered else "ul"
-            inner = "".join(f"<li>{_inline(item)}</li>" for item in items)
-            blocks.append(_html(f"<{tag}>{inner}</{tag}>"))
-            items = []
-
-    while index < len(lines):
-        line = lines[index]
-        stripped = line.strip()
-        index += 1
-        if stripped.startswith("```"):
-            flush()
-            kind = stripped[3:].strip()
-            body: list[str] = []
-            while index < len(lines) and not lines[index].strip().startswith("```"):
-                body.append(lines[index])
-                index += 1
-            index += 1
-            if kind == "diagram":
-                blocks.append(_diagram(game_id, body))
-            else:
-                blocks.append(_html(f"<pre>{html.escape(chr(10).join(body))}</pre>"))
-        elif stripped.startswith("|"):
-            flush()
-            rows = [stripped]
-            while index < len(lines) and lines[index].strip().startswith("|"):
-                rows.append(lines[index].strip())
-                index += 1
-            blocks.append(_table(rows))
-        elif not stripped:
-            flush()
-        elif heading := re.match(r"(#{1,3}) (.*)", stripped):
-            flush()
-            level = max(2, len(heading.group(1)))  # the page's own title is the only h1
-            blocks.append(_html(f"<h{level}>{_inline(heading.group(2))}</h{level}>"))
-        elif item := re.match(r"(-|\d+\.) (.*)", stripped):
-            if paragraph:
-                flush()
-            if items and ordered != (item.group(1) != "-"):
-                flush()
-            ordered = item.group(1) != "-"
-            items.append(item.group(2))
-        elif items and line.startswith("  "):
-            items[-1] += " " + stripped
-        else:
-            if items:
-                flush()
-            paragraph.append(stripped)
-    flush()
-    return blocks
-
-
-def guide_html(game_id: str, text: str) -> list[dict[str, Any]]:
-    """A guide's blocks for a template: ``{"html": escaped HTML}`` or ``{"diagram": view as JSON text}``."""
-    out: list[dict[str, Any]] = []
-    for block in render_guide(game_id, text):
-        if isinstance(block, Diagram):
-            out.append({"diagram": json.dumps(block.view()), "caption": block.caption})
-        else:
-            out.append({"html": block})
-    return out
-
-
-# --- Lessons -------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """One lesson: an idea explained, then a move asked for on a real position."""
-
-    id: str
-    title: str
-    text: str
-    position: str
-    task: str
-    goal: str
-    success: str
-    wrong: str
-    settings: str = ""
-    moves: tuple[str, ...] = ()
-    tries: dict[str, str] = field(default_factory=dict)
-    topics: tuple[str, ...] = ()
-    """The rules it teaches: ids of the game's rule topics (:func:`rule_topics`)."""
-
-    def start(self, game_id: str) -> State[Any]:
-        """The lesson's position.
-
-        Raises:
-            ShogamesError: a bad setting or position text.
-        """
-        state: State[Any] = make_game(game_id, self.settings).state_from_text(self.position)
-        return state
-
-    def is_right(self, before: State[Any], move: Any) -> bool:
-        """Whether a legal move does what the lesson asks."""
-        if self.goal == "win":
-            after = before.play(move)
-            mover = before.to_move
-            return after.is_terminal() and mover is not None and after.returns()[mover] > 0
-        text = before.move_to_text(move)
-        if self.goal == "starts":
-            return text.startswith(self.moves)
-        return text in self.moves
-
-
-@functools.cache
-def _lessons_of(path: Path, mtime: float) -> tuple[Lesson, ...]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return tuple(
-        Lesson(
-            id=entry["id"],
-            title=entry["title"],
-            text=entry["text"],
-            position=entry["position"],
-            task=entry["task"],
-            goal=entry.get("goal", "moves"),
-            success=entry["success"],
-            wrong=entry["wrong"],
-            settings=entry.get("settings", ""),
-            moves=tuple(entry.get("moves", ())),
-            tries=dict(entry.get("tries", {})),
-            topics=tuple(entry.get("topics", ())),
-        )
-        for entry in data.get("lesson", [])
-    )
-
-
-@functools.cache
-def _topics_of(path: Path, mtime: float) -> dict[str, str]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {str(key): str(value) for key, value in data.get("topics", {}).items()}
-
-
-def rule_topics(game_id: str) -> dict[str, str]:
-    """Every rule of a game's default ruleset: topic id -> the rule in a line.
-
-    They are the ``[topics]`` table of its ``lessons.toml``; empty if the game has no lessons.
-    """
-    path = _guide_file(game_id, "lessons.toml")
-    if path is None:
-        return {}
-    return _topics_of(path, path.stat().st_mtime)
-
-
-def lessons_of(game_id: str) -> tuple[Lesson, ...]:
-    """A game's lessons in order (none if it has no ``lessons.toml``)."""
-    path = _guide_file(game_id, "lessons.toml")
-    if path is None:
-        return ()
-    return _lessons_of(path, path.stat().st_mtime)
-
-
-def lesson_view(game_id: str, lesson: Lesson) -> dict[str, Any]:
-    """A lesson for the page: its text, task, board and the clicks of every legal move."""
-    state = lesson.start(game_id)
-    game = state.game
-    return {
-        "id": lesson.id,
-        "title": lesson.title,
-        "blocks": [
-            {"html": block["html"]} if "html" in block else block
-            for block in guide_html(game_id, lesson.text)
-        ],
-        "task": lesson.task,
-        "topics": [rule_topics(game_id).get(topic, topic) for topic in lesson.topics],
-        "view": views_for(game_id).position_view(state),
-        "names": list(game.player_names),
-        "to_move": state.to_move,
-        "legal": legal_move_views(state),
-    }
-
-
-def try_move(game_id: str, lesson: Lesson, text: str) -> dict[str, Any]:
-    """Check a learner's move with the engine: illegal (its reason), legal but not it, or right."""
-    state = lesson.start(game_id)
-    try:
-        move = state.parse_move(text)
-    except (ShogamesError, ValueError) as error:
-        return {"legal": False, "right": False, "message": f"The rules do not allow that: {plain(error)}"}
-    after = state.play(move)
-    right = lesson.is_right(state, move)
-    played = state.move_to_text(move)
-    message = lesson.success if right else lesson.tries.get(played, lesson.wrong)
-    return {
-        "legal": True,
-        "right": right,
-        "move": played,
-        "message": message,
-        "note": move_note(state, move, after),
-        "view": views_for(game_id).position_view(after),
-        "last": last_move_targets(state, move),
-    }
-
-
-def plain(error: Exception) -> str:
-    """The engine's reason, as a sentence: the move's quoted text dropped where it opens the message."""
-    text = str(error).strip()
-    text = re.sub(r"^'[^']*' (is not legal|is illegal)?:?\s*", "", text)
-    text = text[:1].upper() + text[1:] if text else "that move is not allowed here"
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 # --- Routes -----------------------------------------------------------------------------------------------
@@ -522,7 +147,7 @@ def learn_router() -> APIRouter:
 
     @router.get("/rules/{game_id}", response_class=HTMLResponse)
     async def rules_page(request: Request, game_id: str) -> Response:
-        path = _guide_file(game_id, "rules.md")
+        path = guide_file(game_id, "rules.md")
         if path is None:
             return _missing(templates, request, f"no rules page for a game called {game_id!r}")
         cls = game_class(game_id)
@@ -697,4 +322,4 @@ def _analyse_piece(pairs: list[tuple[State[Any], Any]], budget: dict[str, Any]) 
     )
 
 
-__all__ = ["Diagram", "Lesson", "guides_catalog", "learn_router", "lessons_of", "render_guide", "try_move"]
+__all__ = ["guides_catalog", "has_rules", "learn_router", "lessons_of"]

@@ -21,7 +21,8 @@ from typing import Any, Final
 
 from shogames.core.errors import ShogamesError
 from shogames.records import UNFINISHED, parse_record, replay
-from shogames.server.service import position_step, result_text
+from shogames.server.live import result_text
+from shogames.server.snapshots import position_step
 
 MAX_RECORD_BYTES: Final = 256 * 1024
 """The largest record text the viewer replays, in bytes (UTF-8)."""

@@ -660,14 +660,18 @@ def serve_command(
     no_quotas: bool,
     no_warm: bool,
     forwarded_allow_ips: str | None,
+    engine_address: str | None,
+    engine_live: int | None,
+    engine_study: int | None,
 ) -> None:
     """Run the web app: play every game in the browser, against the computer, hot-seat or online.
 
     Needs the web extra: pip install 'shogames[web]' (./start.sh installs it).
     """
+    _require_ray("serve --engine-address", engine_address)
     try:
-        from shogames.server.app import Quotas, serve
         from shogames.server.db import DEFAULT_DATABASE_URL
+        from shogames.server.serving import Quotas, serve
     except ModuleNotFoundError as error:
         missing = (error.name or "").partition(".")[0]
         if missing not in WEB_PACKAGES:
@@ -684,6 +688,9 @@ def serve_command(
             quotas=None if no_quotas else Quotas(),
             warm=not no_warm,
             forwarded_allow_ips=forwarded_allow_ips,
+            engine_address=engine_address,
+            engine_live=engine_live,
+            engine_study=engine_study,
         )
     except ValueError as error:
         raise ShogamesUsageError(str(error)) from None
@@ -1056,6 +1063,27 @@ def _build_serve(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="Proxies whose X-Forwarded-For gives the client's address (quotas count by it): addresses or "
         "networks, comma-separated, * for any; default 127.0.0.1 (or $FORWARDED_ALLOW_IPS).",
+    )
+    parser.add_argument(
+        "--engine-address",
+        metavar="ADDRESS",
+        default=None,
+        help="Run the engine's work (computer moves, hints, analyses) on a Ray cluster's workers: its "
+        "head's HOST:PORT, auto, or ray://HOST:10001 (pip install 'shogames[ray]'; docs/web.md).",
+    )
+    parser.add_argument(
+        "--engine-live",
+        metavar="N",
+        type=_int_range(1, 1024),
+        default=None,
+        help="Computer moves of games with a person that may run at once [default: every core but one].",
+    )
+    parser.add_argument(
+        "--engine-study",
+        metavar="N",
+        type=_int_range(1, 1024),
+        default=None,
+        help="Hints, analyses and replays that may run at once [default: a quarter of the cores].",
     )
 
 
