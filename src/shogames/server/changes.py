@@ -11,6 +11,7 @@ change as the move that made them due, so no game is ever stored with dice due a
 from __future__ import annotations
 
 import datetime
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -166,3 +167,93 @@ def apply(live: LiveGame, change: Change, now: datetime.datetime) -> None:
     live.updated_at = now
     if change.plies or change.truncate_to is not None:
         live.notice = None
+
+
+NOTIFY_LIMIT: Final = 7900
+"""The longest notification payload sent with the change in it (PostgreSQL takes 8,000 bytes)."""
+
+
+@dataclass(frozen=True)
+class RemoteEvent:
+    """A change another process committed, as its notification carries it (:func:`event_payload`).
+
+    A process whose copy stands at ``base`` applies it without reading the game again
+    (:meth:`~shogames.server.sync.GameSync.apply_remote`); any other copy reads the database.
+    """
+
+    game_id: str
+    version: int
+    base: int
+    truncate_to: int | None
+    moves: list[tuple[str, int]]
+    clock_ms: list[int] | None
+    turn_started: datetime.datetime | None
+    status: str
+    result: str
+    termination: str
+    draw_offer: int | None
+    updated_at: datetime.datetime
+
+
+def _moment(value: datetime.datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _read_moment(value: object) -> datetime.datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("a moment is an ISO 8601 text")
+    return datetime.datetime.fromisoformat(value)
+
+
+def event_payload(live: LiveGame, change: Change, now: datetime.datetime) -> str:
+    """The notification of a commit: the change itself as JSON, or ``ID:VERSION`` where it is too long.
+
+    Other processes apply the change from it (no read of the game) when their copy stands at the version
+    before it; a payload over :data:`NOTIFY_LIMIT` bytes sends only the id and version, and they read.
+    """
+    body = json.dumps(
+        {
+            "id": live.id,
+            "version": live.version + 1,
+            "base": live.version,
+            "truncate_to": change.truncate_to,
+            "moves": [[ply.text, ply.mover] for ply in change.plies],
+            "clock_ms": change.clock_ms,
+            "turn_started": _moment(change.turn_started),
+            "status": change.status,
+            "result": change.result,
+            "termination": change.termination,
+            "draw_offer": change.draw_offer,
+            "updated_at": _moment(now),
+        },
+        separators=(",", ":"),
+    )
+    return body if len(body.encode()) <= NOTIFY_LIMIT else f"{live.id}:{live.version + 1}"
+
+
+def read_event(payload: str) -> tuple[str, int, RemoteEvent | None] | None:
+    """``(game id, version, the change or None)`` from a notification; ``None`` for one not ours."""
+    if not payload.startswith("{"):
+        game_id, _, version = payload.rpartition(":")
+        return (game_id, int(version), None) if game_id and version.isdigit() else None
+    try:
+        data = json.loads(payload)
+        event = RemoteEvent(
+            game_id=str(data["id"]),
+            version=int(data["version"]),
+            base=int(data["base"]),
+            truncate_to=None if data["truncate_to"] is None else int(data["truncate_to"]),
+            moves=[(str(text), int(seat)) for text, seat in data["moves"]],
+            clock_ms=None if data["clock_ms"] is None else [int(ms) for ms in data["clock_ms"]],
+            turn_started=_read_moment(data["turn_started"]),
+            status=str(data["status"]),
+            result=str(data["result"]),
+            termination=str(data["termination"]),
+            draw_offer=None if data["draw_offer"] is None else int(data["draw_offer"]),
+            updated_at=_read_moment(data["updated_at"]) or datetime.datetime.now(datetime.UTC),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+    return event.game_id, event.version, event

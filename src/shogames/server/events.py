@@ -1,11 +1,13 @@
 """Events between server processes that share one PostgreSQL database: ``LISTEN``/``NOTIFY``.
 
 Every commit of a game (:meth:`~shogames.server.storage.GameStore.write`) sends
-``NOTIFY shogames_games, 'ID:VERSION'`` in its transaction, so PostgreSQL delivers it exactly when the
-change is visible. Each process listens on that channel with a connection of its own; on a notification
-for a game it holds in memory at an older version, it reads the game again and tells its WebSocket
-listeners (:meth:`GameService.on_remote_event`). A process that holds no copy of the game ignores it, and
-will read the game fresh when it is asked for it.
+a notification on ``shogames_games`` in its transaction, so PostgreSQL delivers it exactly when the
+change is visible: the change itself as JSON (the moves added, the plies kept after a takeback, the
+clocks and how the game stands; :func:`~shogames.server.changes.event_payload`), or ``ID:VERSION`` where
+that is too long. Each process listens on that channel with a connection of its own; a copy at the
+version before the change applies it as it is, and any other copy in memory at an older version reads
+the game again; then it tells its WebSocket listeners (:meth:`GameService.on_remote_event`). A process
+that holds no copy of the game ignores it, and will read the game fresh when it is asked for it.
 
 If the listening connection is lost, notifications may have been missed: the listener reconnects (with
 a growing pause) and then brings every game it holds up to date.
@@ -22,6 +24,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from shogames.server.changes import read_event
 from shogames.server.service import NOTIFY_CHANNEL, GameService
 
 logger = logging.getLogger("shogames.server")
@@ -66,10 +69,11 @@ class PostgresEvents:
                     await task
 
     def _on_notification(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
-        game_id, _, version = payload.rpartition(":")
-        if not game_id or not version.isdigit():
+        read = read_event(payload)
+        if read is None:
             return
-        task = asyncio.ensure_future(self.service.on_remote_event(game_id, int(version)))
+        game_id, version, event = read
+        task = asyncio.ensure_future(self.service.on_remote_event(game_id, version, event))
         self._tasks.add(task)
         task.add_done_callback(self._done)
 

@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from shogames.records import Record
 from shogames.server import snapshots
 from shogames.server.actions import PersonActions
-from shogames.server.changes import apply, play_change
+from shogames.server.changes import RemoteEvent, apply, play_change
 from shogames.server.computer import ComputerLimits, Think, choose_move, think_in_thread
 from shogames.server.creation import MODES, new_game
 from shogames.server.db import utc_now
@@ -252,16 +252,20 @@ class GameService:
                 await self.sync.catch_up(live)
         return live
 
-    async def on_remote_event(self, game_id: str, version: int) -> None:
+    async def on_remote_event(self, game_id: str, version: int, event: RemoteEvent | None = None) -> None:
         """Another process committed ``version`` of a game: bring this copy and its listeners up to date.
 
-        Called by the PostgreSQL listener (:mod:`shogames.server.events`).
+        Called by the PostgreSQL listener (:mod:`shogames.server.events`). With the change itself
+        (``event``), a copy at the version before it applies it as it is; otherwise it reads the game.
         """
         live = self.live.get(game_id)
         if live is None or live.version >= version:
             return
         async with live.lock:
-            await self.sync.catch_up(live)
+            if live.version >= version:
+                return
+            if event is None or not self.sync.apply_remote(live, event):
+                await self.sync.catch_up(live)
 
     async def list_games(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games with this status (``active`` or ``finished``), newest first, for the home page."""

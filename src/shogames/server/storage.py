@@ -31,7 +31,7 @@ from shogames.core.errors import ShogamesError
 from shogames.core.protocol import State
 from shogames.core.registry import make
 from shogames.core.settings import parse_settings_text
-from shogames.server.changes import WAITING_AI, WAITING_CHANCE, Change
+from shogames.server.changes import WAITING_AI, WAITING_CHANCE, Change, event_payload
 from shogames.server.db import GameRow, MoveRow, SeatRow, ServiceClockRow, utc_now
 from shogames.server.errors import DatabaseFullError, ServiceError, StaleError, is_disk_full
 from shogames.server.live import LiveGame, Ply, Seat, TimeControl
@@ -187,7 +187,7 @@ class GameStore:
         if self.dialect == "postgresql":
             await session.execute(
                 sql_text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{live.id}:{live.version + 1}"},
+                {"channel": NOTIFY_CHANNEL, "payload": event_payload(live, change, now)},
             )
 
     async def load(self, game_id: str) -> LiveGame:

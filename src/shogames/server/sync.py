@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 
-from shogames.server.changes import Change, apply
+from shogames.server.changes import Change, RemoteEvent, apply
 from shogames.server.errors import StaleError
-from shogames.server.live import LiveGame
+from shogames.server.live import LiveGame, Ply
 from shogames.server.storage import GameStore, aware, replay
 
 
@@ -66,6 +66,37 @@ class GameSync:
         live.turn_started = aware(row.turn_started)
         live.updated_at = aware(row.updated_at) or live.updated_at
         live.notice = None
+        live.cached = None
+        self.publish(live)
+        return True
+
+    def apply_remote(self, live: LiveGame, event: RemoteEvent) -> bool:
+        """Apply another process's committed change from its notification (call with the game's lock held).
+
+        Only a copy at the version the change was made against takes it (no read of the database: with
+        several processes, reading the game again on every move of every other process cost CPU that grew
+        with their number); returns ``False`` for any other copy, which then reads the database.
+        """
+        if live.version != event.base:
+            return False
+        plies = live.plies[: event.truncate_to] if event.truncate_to is not None else list(live.plies)
+        state = plies[-1].after if plies else live.start
+        try:
+            for text, seat in event.moves:
+                ply = Ply.played(state, state.parse_move(text), seat, text)
+                plies.append(ply)
+                state = ply.after
+        except ValueError:  # a move this copy cannot play (it never should): read the database instead
+            return False
+        live.plies[:] = plies
+        live.version = event.version
+        live.status, live.result, live.termination = event.status, event.result, event.termination
+        live.draw_offer = event.draw_offer
+        live.clock_ms = event.clock_ms
+        live.turn_started = aware(event.turn_started)
+        live.updated_at = aware(event.updated_at) or live.updated_at
+        if event.moves or event.truncate_to is not None:
+            live.notice = None
         live.cached = None
         self.publish(live)
         return True
