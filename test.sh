@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,docs,ray]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,docs,ray,openspiel,pettingzoo,gymnasium]'
 # The browser tests drive Debian's Chromium (Playwright cannot download browsers here); the server tests
 # run on Debian's PostgreSQL as well as on SQLite. Install whichever is missing.
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }

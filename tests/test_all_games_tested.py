@@ -83,6 +83,21 @@ SHARED_SUITES: dict[str, Callable[[GameClass], bool]] = {
     "test_position_fuzz.py::test_an_accepted_text_writes_back_equivalent_and_loses_no_piece": _every_game,
     "test_game_packages.py::test_move_kinds_are_named": _every_game,
     "test_rulings_table.py::test_every_shipped_game_has_a_section": _shipped,
+    "test_adapter_openspiel.py::test_random_sim_test_passes_with_and_without_serialization": _every_game,
+    "test_adapter_openspiel.py::test_the_openspiel_game_is_the_shogames_game": _every_game,
+    "test_adapter_openspiel.py::test_every_game_is_registered_with_its_settings_as_parameters": _every_game,
+    "test_adapter_openspiel.py::test_playthroughs_replay_as_recorded": _every_game,
+    "test_adapter_openspiel.py::test_openspiel_python_mcts_bot_plays_a_whole_game": _every_game,
+    "test_adapter_pettingzoo.py::test_pettingzoo_api_test_passes": _every_game,
+    "test_adapter_pettingzoo.py::test_pettingzoo_seed_test_passes": _every_game,
+    "test_adapter_pettingzoo.py::test_pettingzoo_render_test_passes": _every_game,
+    "test_adapter_pettingzoo.py::test_games_end_with_the_returns_and_truncate_at_the_cap": _every_game,
+    "test_adapter_pettingzoo.py::test_the_seed_decides_chance_and_illegal_actions_are_refused": _every_game,
+    "test_adapter_gymnasium.py::test_gymnasium_check_env_passes": _every_game,
+    "test_adapter_gymnasium.py::test_every_game_is_registered_under_its_name": _every_game,
+    "test_adapter_gymnasium.py::test_an_illegal_action_loses_the_game": _every_game,
+    "test_adapter_gymnasium.py::test_whole_games_end_with_the_seats_return": _every_game,
+    "test_adapter_gymnasium.py::test_the_seed_decides_chance_and_the_opponents": _every_game,
 }
 """Each parametrized shared test, and which registered games it must have a case of."""
 

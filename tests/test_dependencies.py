@@ -15,6 +15,9 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 # Test-extra entries that are run as tools or plugins, never imported by name.
 TOOLS = {"pytest-xdist", "mypy", "ruff", "build"}
 
+# Modules named unlike their distribution, for when that distribution is not installed.
+MODULE_DISTRIBUTIONS = {"pyspiel": "open_spiel"}
+
 
 def _name(requirement: str) -> str:
     match = re.match(r"[A-Za-z0-9._-]+", requirement)
@@ -38,7 +41,7 @@ def _imported_distributions(folder: Path) -> set[str]:
                 top = module.partition(".")[0]
                 if top in sys.stdlib_module_names or top == "shogames":
                     continue
-                found.update(_name(dist) for dist in owners.get(top, [top]))
+                found.update(_name(dist) for dist in owners.get(top, [MODULE_DISTRIBUTIONS.get(top, top)]))
     return found
 
 
