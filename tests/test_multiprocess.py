@@ -125,3 +125,27 @@ def test_serve_with_workers_accepts_one_racing_move_and_every_spectator_sees_eve
                     assert seen["moves"][-1]["text"] == played
     finally:
         kill_server(server)
+
+
+def test_the_processes_of_one_server_share_each_clients_quota(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The findings: quotas were per process, so `--workers N` gave a client N times its quota. Two worker
+    apps, built as `serve --workers 2` builds them, now spend from one bucket per client."""
+    from fastapi.testclient import TestClient
+
+    from shogames.server.db import migrate
+    from shogames.server.limits import Quotas
+    from shogames.server.serving import DATABASE_VARIABLE, app_from_environment
+
+    migrate(postgres_url)
+    monkeypatch.setenv(DATABASE_VARIABLE, postgres_url)
+    burst = Quotas().games_burst
+    body = {"game": "shobu", "mode": "hotseat", "seats": [{"kind": "person"}, {"kind": "person"}]}
+    with TestClient(app_from_environment()) as one, TestClient(app_from_environment()) as two:
+        answers = [(one, two)[number % 2].post("/api/games", json=body) for number in range(2 * burst + 10)]
+    accepted = sum(answer.status_code == 200 for answer in answers)
+    refused = [answer for answer in answers if answer.status_code == 429]
+    assert burst <= accepted <= burst + 1, accepted  # one token may come back while the test runs
+    assert len(refused) == len(answers) - accepted
+    assert "try again in" in refused[0].json()["error"] and refused[0].headers["Retry-After"].isdigit()

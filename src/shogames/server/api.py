@@ -36,7 +36,7 @@ from shogames.core.errors import ShogamesError
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
 from shogames.server.engine import Engine
-from shogames.server.limits import TokenBucket, client_of
+from shogames.server.limits import Quota, client_of
 from shogames.server.record_view import MAX_RECORD_BYTES, MAX_STEPS, REPLAY_SECONDS, RecordError, replay_view
 from shogames.server.service import FISCHER, PER_MOVE, GameService, SeatRequest, ServiceError, TimeControl
 from shogames.server.workers import WorkerTimeoutError
@@ -188,7 +188,7 @@ def error_response(
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def api_router(game_quota: TokenBucket | None) -> APIRouter:
+def api_router(game_quota: Quota | None) -> APIRouter:
     """The API's routes.
 
     Args:
@@ -215,7 +215,7 @@ def api_router(game_quota: TokenBucket | None) -> APIRouter:
     @router.post("/api/games")
     async def create_game(request: Request, body: NewGame) -> dict[str, Any]:
         if game_quota is not None:
-            game_quota.take(client_of(request))
+            await game_quota.spend(client_of(request))
         seats = [SeatRequest(seat.kind, seat.name, seat.agent) for seat in body.seats]
         live = await service_of(request).create(
             body.game,

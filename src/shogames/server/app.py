@@ -44,9 +44,11 @@ from shogames.server.learn import learn_router
 from shogames.server.limits import (
     MAX_BODY,
     BodyLimit,
+    Quota,
     QuotaExceededError,
     Quotas,
     SecurityHeaders,
+    SharedTokenBucket,
     TokenBucket,
 )
 from shogames.server.pages import pages_router
@@ -67,6 +69,7 @@ def create_app(
     warm_workers: bool = False,
     study_workers: int | None = None,
     engine_address: str | None = None,
+    shared_quotas: bool = False,
 ) -> FastAPI:
     """The web app on a database; its schema is brought up to date when the app starts.
 
@@ -83,16 +86,24 @@ def create_app(
             a quarter of the cores by default (:func:`~shogames.server.engine.study_size`).
         engine_address: a Ray cluster's address: the engine's work runs on its workers
             (:mod:`~shogames.server.remote_engine`), not in local processes.
+        shared_quotas: keep the quotas on new games and WebSockets a minute in the database, shared by every
+            process on it (``serve --workers N`` on PostgreSQL), rather than in this process's memory.
     """
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    game_quota = (
-        TokenBucket("new games", quotas.games_burst, quotas.games_per_minute) if quotas is not None else None
-    )
-    socket_quota = (
-        TokenBucket("WebSockets", quotas.sockets_burst, quotas.sockets_per_minute)
-        if quotas is not None
-        else None
-    )
+    game_quota: Quota | None = None
+    socket_quota: Quota | None = None
+    if quotas is not None and shared_quotas:
+
+        def sessions() -> Any:
+            return app.state.service.sessions
+
+        game_quota = SharedTokenBucket("new games", quotas.games_burst, quotas.games_per_minute, sessions)
+        socket_quota = SharedTokenBucket(
+            "WebSockets", quotas.sockets_burst, quotas.sockets_per_minute, sessions
+        )
+    elif quotas is not None:
+        game_quota = TokenBucket("new games", quotas.games_burst, quotas.games_per_minute)
+        socket_quota = TokenBucket("WebSockets", quotas.sockets_burst, quotas.sockets_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, event
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -86,6 +86,17 @@ class ServiceClockRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     alive_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class QuotaBucketRow(Base):
+    """One client's token bucket of one quota, shared by every server process on the database."""
+
+    __tablename__ = "quota_buckets"
+
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from sqlalchemy import text as sql_text
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -258,6 +260,14 @@ class TokenBucket:
         while len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
 
+    async def spend(self, client: str) -> None:
+        """:meth:`take`, in the form every quota has (a shared one asks the database).
+
+        Raises:
+            QuotaExceededError: none is left; with the seconds until one is.
+        """
+        self.take(client)
+
     def __len__(self) -> int:
         return len(self._buckets)
 
@@ -325,3 +335,82 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class SharedTokenBucket:
+    """A token bucket per client kept in the database, so that every server process spends from one.
+
+    With ``serve --workers N`` each process used to keep buckets of its own, so a client had N times its
+    quota. Here a spend is one short transaction on the ``quota_buckets`` table (PostgreSQL: the row is
+    locked while it is read and written, and the database's clock is the only clock). Buckets full again
+    are deleted now and then, so the table stays small.
+
+    Args:
+        what: what is counted, for the message (``games``).
+        burst: the bucket's size.
+        per_minute: tokens added a minute.
+        sessions: the database's sessions, asked for at each spend (the app opens the database when it
+            starts, after its routes are made).
+    """
+
+    def __init__(
+        self, what: str, burst: int, per_minute: float, sessions: Callable[[], async_sessionmaker[Any]]
+    ) -> None:
+        if burst < 1 or not per_minute > 0:
+            raise ValueError(
+                f"a quota needs a burst of at least 1 and a positive rate, got {burst}, {per_minute}"
+            )
+        self.what = what
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self.sessions = sessions
+        self._spends = 0
+
+    async def spend(self, client: str) -> None:
+        """Spend one of ``client``'s tokens, for every process at once.
+
+        Raises:
+            QuotaExceededError: none is left; with the seconds until one is.
+        """
+        key = {"name": self.what[:16], "client": client[:64]}
+        async with self.sessions()() as session, session.begin():
+            await session.execute(
+                sql_text(
+                    "INSERT INTO quota_buckets (name, client, tokens, updated_at) "
+                    "VALUES (:name, :client, :burst, now()) ON CONFLICT (name, client) DO NOTHING"
+                ),
+                {**key, "burst": float(self.burst)},
+            )
+            row = (
+                await session.execute(
+                    sql_text(
+                        "SELECT tokens, EXTRACT(EPOCH FROM now() - updated_at) FROM quota_buckets "
+                        "WHERE name = :name AND client = :client FOR UPDATE"
+                    ),
+                    key,
+                )
+            ).one()
+            tokens = min(float(self.burst), float(row[0]) + max(0.0, float(row[1])) * self.rate)
+            spent = tokens >= 1.0
+            await session.execute(
+                sql_text(
+                    "UPDATE quota_buckets SET tokens = :tokens, updated_at = now() "
+                    "WHERE name = :name AND client = :client"
+                ),
+                {**key, "tokens": tokens - 1.0 if spent else tokens},
+            )
+            self._spends += 1
+            if self._spends % 100 == 0:  # forget the buckets that are full again
+                await session.execute(
+                    sql_text(
+                        "DELETE FROM quota_buckets WHERE name = :name "
+                        "AND updated_at < now() - make_interval(secs => :refill)"
+                    ),
+                    {"name": key["name"], "refill": self.burst / self.rate},
+                )
+        if not spent:
+            raise QuotaExceededError(self.what, (1.0 - tokens) / self.rate)
+
+
+Quota = TokenBucket | SharedTokenBucket
+"""A quota per client: in this process's memory, or shared by every process through the database."""

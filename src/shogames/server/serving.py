@@ -54,6 +54,7 @@ def app_from_environment() -> FastAPI:
         study_workers=int(study) if study else None,
         warm_workers=True,
         engine_address=address or None,
+        shared_quotas=True,
     )
 
 

@@ -25,9 +25,9 @@ from fastapi.responses import JSONResponse
 from shogames.server.api import MAX_NUMBER_DIGITS, service_of
 from shogames.server.limits import (
     MessageError,
+    Quota,
     QuotaExceededError,
     Quotas,
-    TokenBucket,
     client_of,
     decode_message,
 )
@@ -37,7 +37,7 @@ logger = logging.getLogger("shogames.server")
 _VERSION_RE = re.compile(rf"-?[0-9]{{1,{MAX_NUMBER_DIGITS}}}")
 
 
-def socket_router(quotas: Quotas | None, socket_quota: TokenBucket | None) -> APIRouter:
+def socket_router(quotas: Quotas | None, socket_quota: Quota | None) -> APIRouter:
     """The route of games' WebSockets.
 
     Args:
@@ -47,7 +47,7 @@ def socket_router(quotas: Quotas | None, socket_quota: TokenBucket | None) -> AP
     router = APIRouter()
     open_sockets: collections.Counter[str] = collections.Counter()  # WebSockets open now, per client
 
-    def socket_denial(websocket: WebSocket) -> JSONResponse | None:
+    async def socket_denial(websocket: WebSocket) -> JSONResponse | None:
         """Why a WebSocket is refused before its handshake is answered (an HTTP answer), or ``None``.
 
         Refusing before accepting costs the server one HTTP answer; accepting first, then closing, cost a
@@ -64,7 +64,7 @@ def socket_router(quotas: Quotas | None, socket_quota: TokenBucket | None) -> AP
             message = f"a client may hold at most {quotas.sockets_open} WebSockets open at once"
             return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": "10"})
         try:
-            socket_quota.take(client)
+            await socket_quota.spend(client)
         except QuotaExceededError as refusal:
             headers = {"Retry-After": str(refusal.retry_after)}
             return JSONResponse({"error": refusal.message}, status_code=429, headers=headers)
@@ -72,7 +72,7 @@ def socket_router(quotas: Quotas | None, socket_quota: TokenBucket | None) -> AP
 
     @router.websocket("/ws/games/{game_id}")
     async def live_game(websocket: WebSocket, game_id: str) -> None:
-        denial = socket_denial(websocket)
+        denial = await socket_denial(websocket)
         if denial is not None:
             logger.debug("refused a WebSocket to %s: %d", game_id[:40], denial.status_code)
             await websocket.send_denial_response(denial)
