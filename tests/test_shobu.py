@@ -338,3 +338,18 @@ def test_any_turn_agrees_with_the_count(seed: int) -> None:
     for seat in (0, 1):
         own, opp = (black, white) if seat == 0 else (white, black)
         assert shobu_module.has_turn(own, opp, seat) == (shobu_module.count_turns(own, opp, seat) > 0)
+
+
+def test_the_homeboards_lessons_example_is_refused_for_the_homeboard_rule() -> None:
+    """The findings: lesson 2 suggested `WDa4-a3 BLa1-a2` to show that a passive move off your homeboards is
+    illegal, but the rules' reply was about the aggressive move's direction."""
+    import re
+
+    from shogames.server.lessons import lessons_of
+
+    lesson = next(entry for entry in lessons_of("shobu") if entry.id == "homeboards")
+    example = re.search(r"such as `([^`]+)`", lesson.text)
+    assert example is not None, lesson.text
+    state = lesson.start("shobu")
+    with pytest.raises(IllegalMoveError, match="passive move must be on one of Black's homeboards"):
+        state.parse_move(example[1])
