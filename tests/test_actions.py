@@ -18,21 +18,11 @@ from typing import Any
 
 import pytest
 
+from game_cases import preset_cases
 from shogames.core.chance import sample_outcome
 from shogames.core.errors import IllegalMoveError
 from shogames.core.protocol import CHANCE, Game, State
-from shogames.core.registry import available_games, make
-
-
-def _game_cases() -> list[Any]:
-    """One case per registered game and setting bundle: the defaults, then each preset."""
-    classes = {cls.id: cls for cls in available_games()}
-    return [
-        pytest.param(game_id, preset, id=f"{game_id}-{preset or 'default'}")
-        for game_id, cls in sorted(classes.items())
-        for preset in [None, *cls.presets]
-    ]
-
+from shogames.core.registry import make
 
 GAMES_PER_CASE = 3
 """Random games played per game and preset."""
@@ -95,7 +85,7 @@ def play_random_game(game: Game[Any], rng: random.Random) -> int:
     return plies
 
 
-@pytest.mark.parametrize(("game_id", "preset"), _game_cases())
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
 def test_actions_and_observations_hold_in_random_games(game_id: str, preset: str | None) -> None:
     game = make(game_id, preset)
     assert game.num_distinct_actions > 0

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from game_cases import preset_cases
 from shogames.core.protocol import CHANCE, State
 from shogames.core.registry import available_games, make
 from shogames.envs import BatchEnv, ReferenceBatch
@@ -22,18 +23,8 @@ ROWS = 6
 STEPS = 80
 
 
-def _game_cases() -> list[Any]:
-    """One case per registered game and setting bundle: the defaults, then each preset."""
-    classes = {cls.id: cls for cls in available_games()}
-    return [
-        pytest.param(game_id, preset, id=f"{game_id}-{preset or 'default'}")
-        for game_id, cls in sorted(classes.items())
-        for preset in [None, *cls.presets]
-    ]
-
-
 def _with_kernel() -> list[Any]:
-    return [case for case in _game_cases() if make(case.values[0], case.values[1]).kernel is not None]
+    return [case for case in preset_cases() if make(case.values[0], case.values[1]).kernel is not None]
 
 
 def reachable(start: State[Any], target: State[Any], depth: int = 6) -> bool:
@@ -103,7 +94,7 @@ def _settle_to_end(after_action: State[Any], env: BatchEnv, row: int, result: An
     return ends(after_action, 6)
 
 
-@pytest.mark.parametrize(("game_id", "preset"), _game_cases())
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
 def test_every_game_steps_in_the_batched_environment(game_id: str, preset: str | None) -> None:
     env = BatchEnv(game_id, 3, seed=1, preset=preset, compiled=False)
     assert isinstance(env.games, ReferenceBatch)
@@ -119,7 +110,7 @@ def test_every_game_steps_in_the_batched_environment(game_id: str, preset: str |
         mask = result.legal_mask
 
 
-@pytest.mark.parametrize(("game_id", "preset"), _game_cases()[:1] + _with_kernel()[:1])
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases()[:1] + _with_kernel()[:1])
 def test_an_illegal_action_loses_and_the_game_starts_again(game_id: str, preset: str | None) -> None:
     for compiled in {False, make(game_id, preset).kernel is not None}:
         env = BatchEnv(game_id, 2, seed=5, preset=preset, compiled=compiled)

@@ -13,6 +13,7 @@ from typing import Any, Self
 
 import pytest
 
+from game_cases import preset_cases
 from shogames.conformance import check_game
 from shogames.core.chance import sample_outcome
 from shogames.core.errors import NotationError, SettingsError
@@ -20,17 +21,6 @@ from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import Setting
 from toy_games import DIE, DiceRaceGame, DiceRaceState, registered_game_ids
-
-
-def _game_cases() -> list[Any]:
-    """One case per registered game and setting bundle: the defaults, then each preset."""
-    classes = {cls.id: cls for cls in available_games()}
-    return [
-        pytest.param(game_id, preset, id=f"{game_id}-{preset or 'default'}")
-        for game_id, cls in sorted(classes.items())
-        for preset in [None, *cls.presets]
-    ]
-
 
 # Games whose random games run long get a shorter length cap and fewer games here, so that the suite stays
 # quick: every state is still checked, and the cap itself is one of the endings checked.
@@ -40,7 +30,7 @@ _SHORTER: dict[str, tuple[dict[str, object], int]] = {
 }
 
 
-@pytest.mark.parametrize(("game_id", "preset"), _game_cases())
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
 def test_game_conforms(game_id: str, preset: str | None) -> None:
     settings, n_games = _SHORTER.get(game_id, ({}, 20))
     check_game(make(game_id, preset, **settings), n_games=n_games, seed=0)
@@ -142,7 +132,7 @@ def test_the_sweep_covers_the_settings_that_random_play_never_met() -> None:
 
 
 def test_toy_game_is_among_the_cases() -> None:
-    ids = {case.values[0] for case in _game_cases()}
+    ids = {case.values[0] for case in preset_cases()}
     assert DiceRaceGame.id in ids
     assert {cls.id for cls in available_games()} <= ids
 
