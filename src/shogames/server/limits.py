@@ -210,6 +210,19 @@ class QuotaExceededError(Exception):
         super().__init__(self.message)
 
 
+def _checked_rate(burst: int, per_minute: float) -> tuple[int, float]:
+    """A quota's burst and its rate in tokens a second.
+
+    Raises:
+        ValueError: a burst below 1, or a rate that is not positive.
+    """
+    if burst < 1 or not per_minute > 0:
+        raise ValueError(
+            f"a quota needs a burst of at least 1 and a positive rate, got {burst}, {per_minute}"
+        )
+    return burst, per_minute / 60.0
+
+
 class TokenBucket:
     """A token bucket per client: ``burst`` tokens, refilled at ``per_minute`` a minute.
 
@@ -233,13 +246,8 @@ class TokenBucket:
         clock: Callable[[], float] = time.monotonic,
         max_clients: int = 100_000,
     ) -> None:
-        if burst < 1 or not per_minute > 0:
-            raise ValueError(
-                f"a quota needs a burst of at least 1 and a positive rate, got {burst}, {per_minute}"
-            )
         self.what = what
-        self.burst = burst
-        self.rate = per_minute / 60.0
+        self.burst, self.rate = _checked_rate(burst, per_minute)
         self.clock = clock
         self.max_clients = max_clients
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -356,13 +364,8 @@ class SharedTokenBucket:
     def __init__(
         self, what: str, burst: int, per_minute: float, sessions: Callable[[], async_sessionmaker[Any]]
     ) -> None:
-        if burst < 1 or not per_minute > 0:
-            raise ValueError(
-                f"a quota needs a burst of at least 1 and a positive rate, got {burst}, {per_minute}"
-            )
         self.what = what
-        self.burst = burst
-        self.rate = per_minute / 60.0
+        self.burst, self.rate = _checked_rate(burst, per_minute)
         self.sessions = sessions
         self._spends = 0
 
