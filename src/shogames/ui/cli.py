@@ -899,20 +899,7 @@ def _build_arena(parser: argparse.ArgumentParser) -> None:
         help="Parameters for every agent that takes them (and does not set them), e.g. seconds=1 or "
         "nodes=5000.",
     )
-    parser.add_argument(
-        "--jobs", metavar="N", type=_int_range(1), default=1, help=_default("Worker processes.", 1)
-    )
-    parser.add_argument(
-        "--seed", type=_whole, default=0, help=_default("Seed of the games and the agents.", 0)
-    )
-    parser.add_argument(
-        "--out",
-        metavar="FOLDER",
-        type=_folder_path,
-        default=None,
-        help="Folder for the records, tables and plot (default: ./arena-<game>-<YYYYmmdd-HHMMSS>).",
-    )
-    _add_ray_option(parser)
+    _add_run_options(parser, "arena")
 
 
 def _build_explore(parser: argparse.ArgumentParser) -> None:
@@ -936,6 +923,11 @@ def _build_explore(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games", metavar="N", type=_int_range(1), default=100, help=_default("Games per variant.", 100)
     )
+    _add_run_options(parser, "explore")
+
+
+def _add_run_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """``--jobs``, ``--seed``, ``--out`` and ``--ray``: how a command's games are run and kept."""
     parser.add_argument(
         "--jobs", metavar="N", type=_int_range(1), default=1, help=_default("Worker processes.", 1)
     )
@@ -947,7 +939,7 @@ def _build_explore(parser: argparse.ArgumentParser) -> None:
         metavar="FOLDER",
         type=_folder_path,
         default=None,
-        help="Folder for the records, tables and plot (default: ./explore-<game>-<YYYYmmdd-HHMMSS>).",
+        help=f"Folder for the records, tables and plot (default: ./{command}-<game>-<YYYYmmdd-HHMMSS>).",
     )
     _add_ray_option(parser)
 
