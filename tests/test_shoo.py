@@ -778,3 +778,19 @@ def test_terminal_game_with_a_hush_and_a_shoo(tmp_path: Path) -> None:
     assert "Shoo! The traveller on d5" not in shown  # the shoo was against White, an agent
     record = read_records((tmp_path / "game.sgr").read_text())[0]
     assert replay(record).final_state.key() == outcome.state.key()
+
+
+def test_the_rules_page_says_the_odd_horse_goes_to_norths_stable_whatever_the_choice() -> None:
+    """The findings: the rules never said that the odd horse ends in North's stable whichever benefit the
+    toss winner chooses (ruling A3: the first mover plays South with 4 horses, the other North with 5)."""
+    from shogames.server.guides import guide_folder
+
+    text = (guide_folder("shoo") / "rules.md").read_text()
+    assert "Either way" in text and "North's stable gets the odd horse" in text
+    game = make("shoo")
+    for choice in ("first", "odd-horse"):
+        state = game.new_initial_state()
+        while state.ply < 2:  # the toss, then the winner's choice
+            moves = {state.move_to_text(move): move for move in state.legal_moves()}
+            state = state.play(moves.get(choice, next(iter(moves.values()))))
+        assert state.position.stable_horses == (4, 5), choice  # (South, North)
