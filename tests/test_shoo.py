@@ -785,7 +785,9 @@ def test_the_rules_page_says_the_odd_horse_goes_to_norths_stable_whatever_the_ch
     toss winner chooses (ruling A3: the first mover plays South with 4 horses, the other North with 5)."""
     from shogames.server.guides import guide_folder
 
-    text = (guide_folder("shoo") / "rules.md").read_text()
+    folder = guide_folder("shoo")
+    assert folder is not None
+    text = (folder / "rules.md").read_text()
     assert "Either way" in text and "North's stable gets the odd horse" in text
     game = make("shoo")
     for choice in ("first", "odd-horse"):
