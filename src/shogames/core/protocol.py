@@ -116,6 +116,11 @@ class Game(ABC, Generic[StateT]):
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
     says what the module provides."""
+    render_module: ClassVar[str | None] = None
+    """The module whose ``board_svg(view, orientation=0, names=(), over=False)`` draws the view of
+    :attr:`view_module` as SVG markup (``"shogames.games.shobu.render"``), for notebooks
+    (:meth:`State._repr_svg_`) and :func:`shogames.drawing.board_svg`; ``None`` for a game without a
+    drawing (a notebook then shows :meth:`State.diagram`)."""
     kernel_module: ClassVar[str | None] = None
     """The module whose ``make_kernel(game)`` builds the game's compiled kernel, imported only when
     :attr:`kernel` is first read; ``None`` for a game without one (``docs/kernels.md``)."""
@@ -400,6 +405,13 @@ class State(ABC, Generic[MoveT]):
     def diagram(self) -> str:
         """A picture of the position in plain text for terminals; games draw their own board."""
         return self.to_text()
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, which Jupyter shows for a state; ``None`` (text instead) for a game without a
+        drawing. See :func:`shogames.drawing.board_svg` for the orientation and the seats' names."""
+        from shogames.drawing import board_svg, has_drawing  # noqa: PLC0415 (imported on display only)
+
+        return board_svg(self) if has_drawing(self.game) else None
 
     def evaluate(self) -> tuple[float, ...]:
         """A heuristic estimate of every seat's return, for agents that stop searching before the end.
