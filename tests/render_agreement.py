@@ -64,7 +64,9 @@ def renderer_page() -> Iterator[Page]:
             browser.close()
 
 
-def js_board_svgs(page: Page, game_id: str, cases: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> list[str]:
+def js_board_svgs(
+    page: Page, game_id: str, cases: Sequence[tuple[dict[str, Any], dict[str, Any]]]
+) -> list[str]:
     """``render(view, options)`` of the game's ``renderer.js`` for each (view, options) case, in order."""
     payload = json.dumps([[view, options] for view, options in cases])
     result = page.evaluate(
@@ -113,7 +115,9 @@ def _random_states(game_id: str, preset: str | None, seed: int, count: int) -> l
     return states
 
 
-def agreement_cases(game_id: str, *, per_preset: int = 40, seed: int = 0) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def agreement_cases(
+    game_id: str, *, per_preset: int = 40, seed: int = 0
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(view, options) cases over random positions of the defaults and every preset of ``game_id``.
 
     Options cycle through every orientation, no names, the seats' names (one with markup characters and
@@ -131,7 +135,9 @@ def agreement_cases(game_id: str, *, per_preset: int = 40, seed: int = 0) -> lis
             if number % 3 == 1:
                 names = [f"Player <{seat}> & 'co'" for seat in range(players)]
             elif number % 3 == 2:
-                names = ["A rather long name for a seat, to be clipped", None, *[""] * (players - 2)][:players]
+                names = ["A rather long name for a seat, to be clipped", None, *[""] * (players - 2)][
+                    :players
+                ]
             options: dict[str, Any] = {"orientation": number % players, "names": names}
             if number % 5 == 4 and not state.is_terminal():
                 options["over"] = True

@@ -40,7 +40,9 @@ def test_registry_has_random_agent() -> None:
 
 def test_unknown_agent_lists_the_names() -> None:
     with pytest.raises(
-        SettingsError, match=r"unknown agent 'nobody'; levels: random, easy, medium, hard; agents: .*random"
+        SettingsError,
+        match=r"unknown agent 'nobody'; levels: beginner, easy, medium, hard, expert, master; "
+        r"agents: .*random",
     ):
         make_agent("nobody")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import run_cli
+from shogames.agents.levels import LEVELS
 from shogames.analysis import analyse_record
 from shogames.arena import (
     GameResult,
@@ -171,8 +172,12 @@ _SHORT = {"shobu": "max_turns=12", "shoo": "max_turns=14", "sho": "max_turns=6"}
 """A length cap per game that keeps these games short; every game's cap is ``max_turns``, 8 by default."""
 
 
+_STRONG = {"expert", "master"}
+"""Levels that think up to seconds a move: they play two turns a side here."""
+
+
 @pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
-@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+@pytest.mark.parametrize("level", list(LEVELS))
 def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
     path = tmp_path / "game.sgr"
     result = run_cli(
@@ -180,7 +185,7 @@ def test_play_vs_every_level(game_id: str, level: str, tmp_path: Path) -> None:
             "play",
             game_id,
             "--settings",
-            _SHORT.get(game_id, "max_turns=8"),
+            "max_turns=2" if level in _STRONG else _SHORT.get(game_id, "max_turns=8"),
             "--seat",
             "none",
             "--vs",
@@ -203,7 +208,7 @@ def test_analyse_flags_a_missed_win(tmp_path: Path) -> None:
     from shogames.match import play_game
 
     game = make("shobu")
-    _, record = play_game(game, [make_agent("random", 1), make_agent("medium", 2, game="shobu")], seed=0)
+    _, record = play_game(game, [make_agent("random", 1), make_agent("greedy", 2)], seed=0)
     analysed = analyse_record(record, depth=2, nodes=0)
     assert len(analysed) == len(record.moves)
     assert all(move.loss >= 0 for move in analysed)

@@ -248,7 +248,12 @@ def test_against_the_computer_from_the_home_page(server: str, browser: Browser) 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(server + "/")
     page.locator(".game-card", has_text="Shobu").click()
-    page.locator(".seat-row").nth(1).locator("select").select_option("ai:random")
+    computer = page.locator(".seat-row").nth(1)
+    computer.locator("select").select_option("ai:master")  # each level says what it is
+    expect(computer.locator(".level-line")).to_contain_text("searches 10,000,000 positions a move")
+    expect(computer.locator(".seat-player")).to_be_hidden()
+    computer.locator("select").select_option("ai:beginner")
+    expect(computer.locator(".level-line")).to_contain_text("plays 50% of its moves at random")
     page.locator("#create").click()
     page.wait_for_url(re.compile(r"/game/\w+#token="))
     game_id = page.url.split("/game/")[1].split("#")[0]

@@ -206,7 +206,7 @@ def test_my_games_keeps_each_seats_link(server: str, browser: Browser) -> None:
     page = context.new_page()
     page.goto(server + "/")
     page.locator(".game-card", has_text="Shobu").click()
-    page.locator(".seat-row").nth(1).locator("select").select_option("ai:random")
+    page.locator(".seat-row").nth(1).locator("select").select_option("ai:beginner")
     page.locator("#create").click()
     page.wait_for_url(re.compile(r"/game/\w+#token="))
     game_id = page.url.split("/game/")[1].split("#")[0]

@@ -126,6 +126,20 @@ def test_the_catalog_comes_from_the_registry(client: TestClient) -> None:
         assert by_id[cls.id]["blurb"] == cls.blurb and cls.blurb
 
 
+def test_the_catalog_says_what_each_level_is(client: TestClient) -> None:
+    """Every game offers every level, weakest first, each with a line on what it is: the kernel's search
+    where the game has a kernel, the pure-Python agent (and why) where it has none."""
+    by_id = {game["id"]: game for game in client.get("/api/catalog").json()["games"]}
+    for cls in available_games():
+        levels = by_id[cls.id]["levels"]
+        assert [level["name"] for level in levels] == list(LEVELS)
+        assert all(level["line"] for level in levels)
+    shobu = {level["name"]: level["line"] for level in by_id["shobu"]["levels"]}
+    assert shobu["master"].startswith("searches 10,000,000 positions a move")
+    toy = {level["name"]: level["line"] for level in by_id[DiceRaceGame.id]["levels"]}
+    assert "pure-Python" in toy["hard"] and "no compiled kernel" in toy["hard"]
+
+
 def test_each_game_renderer_is_served_from_its_package(client: TestClient) -> None:
     for cls in available_games():
         for name, kind in (("renderer.js", "javascript"), ("renderer.css", "text/css")):
@@ -183,10 +197,14 @@ def test_move_kinds_are_named(game_id: str) -> None:
 
 
 def test_agents_levels_come_from_the_game() -> None:
-    assert level_spec("hard", "shoo") == ShooGame.agent_levels["hard"] == "alphabeta:depth=2"
-    assert level_spec("hard", "shobu") == LEVELS["hard"]  # Shobu keeps the default
-    assert level_spec("medium", DiceRaceGame.id) == LEVELS["medium"]
-    assert level_spec("easy", "no_such_game") == LEVELS["easy"]
+    assert (
+        level_spec("hard", "shoo", kernel=False) == ShooGame.reference_levels["hard"] == "alphabeta:depth=2"
+    )
+    assert level_spec("master", "shoo", kernel=True) == ShooGame.agent_levels["master"]
+    assert level_spec("hard", "shobu", kernel=True) == LEVELS["hard"].kernel  # Shobu keeps the default
+    assert level_spec("hard", "shobu", kernel=False) == LEVELS["hard"].reference
+    assert level_spec("medium", DiceRaceGame.id) == LEVELS["medium"].reference  # no kernel: the reference
+    assert level_spec("easy", "no_such_game") == LEVELS["easy"].reference
 
 
 def test_pages_and_agents_name_no_game() -> None:

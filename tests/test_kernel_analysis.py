@@ -81,7 +81,7 @@ def test_value_of_refuses_an_illegal_move_or_depth() -> None:
 
 def test_kernel_and_reference_analyses_agree() -> None:
     game = shogames.make("shobu")
-    _, record = play_game(game, [make_agent("random", 1), make_agent("medium", 2, game="shobu")], seed=0)
+    _, record = play_game(game, [make_agent("random", 1), make_agent("greedy", 2)], seed=0)
     reference = analyse_record(record, depth=2, nodes=0, kernel=False)
     compiled = analyse_record(record, depth=2, nodes=0, kernel=True)
     assert len(compiled) == len(reference) == len(record.moves)

@@ -512,3 +512,15 @@ def test_batch_rows_do_not_depend_on_the_batch_size_or_threads() -> None:
             large.reset(ended)
             small.reset(ended[:3])
     assert (large.to_move() >= -1).all()
+
+
+def test_a_deep_search_stops_before_more_values_than_the_kernel_enumerates() -> None:
+    """A position with one legal move lets the iterative deepening reach chains of a dozen throws (pa ra
+    after pa ra); the search takes such a chance node as its horizon instead of raising (found by the
+    ladder's arena: ``kernel-alphabeta:nodes=30000`` raised here)."""
+    from shogames.agents import make_agent
+
+    game = shogames.make("sho")
+    state = game.state_from_text("39b8,61a5,62c8 0/0/0 4/1/1 2 move 4 0 1-3 61 180 entered=abc")
+    agent = make_agent("kernel-alphabeta:nodes=30000", seed=1, game="sho")
+    assert agent.select_move(state) in state.legal_moves()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from shogames.agents import make_agent
+from shogames.core.chance import sample_chance
+from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import make
 from shogames.match import play_game
 from shogames.records import write_record
@@ -56,6 +59,9 @@ class GameTask:
     number: int
     seed: int
     budget: tuple[tuple[str, str], ...] = ()
+    opening: int = 0
+    """Plies played at random before the agents take over (:func:`random_opening`); 0 starts at the
+    initial position."""
 
     def seats(self, num_players: int) -> list[str]:
         """The agent spec of every seat: the first agent on the even seats in even-numbered games."""
@@ -88,8 +94,11 @@ def play_task(task: GameTask) -> GameResult:
         make_agent(spec, seed=_agent_seed(task, seat), game=game.id, budget=dict(task.budget))
         for seat, spec in enumerate(specs)
     ]
+    start = (
+        random_opening(game, task.opening, task.seed * 1_000_003 + task.number // 2) if task.opening else None
+    )
     started = time.perf_counter()
-    final, record = play_game(game, agents, seed=task.seed + task.number, players=specs)
+    final, record = play_game(game, agents, seed=task.seed + task.number, players=specs, start=start)
     seconds = time.perf_counter() - started
     returns = final.returns()
     first = sum(value for seat, value in enumerate(returns) if seat % 2 == task.number % 2)
@@ -107,6 +116,30 @@ def play_task(task: GameTask) -> GameResult:
     )
 
 
+def random_opening(game: Game[Any], plies: int, seed: int) -> State[Any]:
+    """The position after ``plies`` random plies (seat moves and chance outcomes) from the initial position.
+
+    Games ``2k`` and ``2k + 1`` of a pair get the same seed, so each opening is played twice, once with
+    each agent in each seat: the deterministic searchers of Shobu and Shoo, which would otherwise play one
+    game over and over, meet a different position each pair of games, and neither gains from the luck of
+    the opening. An opening that ends the game is drawn again with the next seed.
+    """
+    for attempt in range(1000):
+        rng = random.Random(seed + 7_777_777 * attempt)
+        state: State[Any] = game.new_initial_state()
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            if state.to_move == CHANCE:
+                state = state.play(sample_chance(state, rng))
+            else:
+                moves = state.legal_moves()
+                state = state.play(moves[rng.randrange(len(moves))])
+        if not state.is_terminal():
+            return state
+    raise ValueError(f"no {plies}-ply random opening of {game.id} leaves the game going")
+
+
 def _agent_seed(task: GameTask, seat: int) -> int:
     return task.seed * 1_000_003 + 7919 * task.number + 101 * seat + 17 * task.pair[0] + 5 * task.pair[1]
 
@@ -120,8 +153,12 @@ def tasks_for(
     settings: dict[str, Any] | None = None,
     seed: int = 0,
     budget: dict[str, str] | None = None,
+    opening: int = 0,
 ) -> list[GameTask]:
     """Every game of a round robin: ``games`` per pair of ``agents``, pair by pair.
+
+    With ``opening`` above 0 each game starts from a random opening of that many plies
+    (:func:`random_opening`).
 
     Raises:
         ValueError: fewer than two agents, or fewer than one game per pair.
@@ -133,7 +170,7 @@ def tasks_for(
     frozen = tuple(sorted((settings or {}).items()))
     extra = tuple(sorted((budget or {}).items()))
     return [
-        GameTask(game_id, preset, frozen, agents[i], agents[j], (i, j), number, seed, extra)
+        GameTask(game_id, preset, frozen, agents[i], agents[j], (i, j), number, seed, extra, opening)
         for i in range(len(agents))
         for j in range(i + 1, len(agents))
         for number in range(games)
@@ -439,8 +476,12 @@ def run_arena(
     budget: dict[str, str] | None = None,
     progress: Callable[[GameResult], None] | None = None,
     ray: str | None = None,
+    opening: int = 0,
 ) -> ArenaReport:
     """Play a round robin and report it; with ``out``, save every record, the report and the plot there.
+
+    With ``opening`` above 0, each pair of games starts from a random opening of that many plies, played
+    once with each agent in each seat (:func:`random_opening`).
 
     With ``ray`` (a Ray address, :mod:`shogames.ray_tasks`), the games are spread over a Ray cluster; the
     report is the same as a local run's for the same seeds.
@@ -451,7 +492,9 @@ def run_arena(
     game = make(game_id, preset, **(settings or {}))
     for spec in agents:  # fail early on a bad spec, in this process
         make_agent(spec, 0, game=game.id, budget=budget).check_game(game)
-    tasks = tasks_for(game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget)
+    tasks = tasks_for(
+        game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget, opening=opening
+    )
     results: list[GameResult] = []
     for result in run_tasks(tasks, jobs, ray):
         results.append(result)
@@ -482,6 +525,7 @@ __all__ = [
     "pair_scores",
     "play_task",
     "profile_interval",
+    "random_opening",
     "rate",
     "run_arena",
     "tasks_for",

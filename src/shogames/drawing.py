@@ -1,7 +1,8 @@
 """Boards drawn as SVG in Python: for notebooks, documents and anything that wants a picture of a state.
 
-Each game that draws itself names two modules on its game class: :attr:`~shogames.core.protocol.Game.view_module`,
-whose ``position_view(state)`` describes the position as a JSON-ready dict, and
+Each game that draws itself names two modules on its game class:
+:attr:`~shogames.core.protocol.Game.view_module`, whose ``position_view(state)`` describes the position
+as a JSON-ready dict, and
 :attr:`~shogames.core.protocol.Game.render_module`, whose ``board_svg(view, orientation=0, names=(),
 over=False)`` draws that description. The browser draws the same description with the game's
 ``static/renderer.js``; ``tests/test_render_agreement.py`` checks, over random positions of every preset,

@@ -30,8 +30,9 @@ AgentFactory = Callable[..., "Agent"]
 """Makes an agent: called with the seed (``None`` for an unseeded agent) and the spec's parameters as
 keyword arguments; typically the agent class itself."""
 
-LevelFactory = Callable[[str | None, int | None], "Agent"]
-"""Makes a level's agent for a game id (``None`` when the game is not known) and a seed."""
+LevelFactory = Callable[[str | None, int | None, Mapping[str, str]], "Agent"]
+"""Makes a level's agent for a game id (``None`` when the game is not known), a seed and a budget (the
+parameters, such as ``{"seconds": "3"}``, that its agent takes where its spec sets none)."""
 
 _AGENTS: dict[str, AgentFactory] = {}
 _LEVELS: dict[str, LevelFactory] = {}
@@ -103,7 +104,7 @@ def register_level(name: str, factory: LevelFactory) -> None:
 
     Args:
         name: the level's name (``easy``); a level may not take an agent's name.
-        factory: called with the game id and a seed to build that game's agent for the level.
+        factory: called with the game id, a seed and a budget to build that game's agent for the level.
     """
     _LEVELS[name] = factory
 
@@ -192,17 +193,16 @@ def make_agent(
     if name in _LEVELS:
         if params:
             raise SettingsError(f"level {name!r} takes no parameters; use the agent's own name for that")
-        agent = _LEVELS[name](game, seed)
-        if not budget:
-            return agent
-        spec = getattr(agent, "spec", agent.name)
-        level_agent = _with_budget(spec, budget)
-        if level_agent == spec:
-            return agent
-        agent = build_agent(level_agent, seed)
-        agent.name = f"{name}({level_agent})"
-        return agent
-    return build_agent(_with_budget(spec, budget or {}), seed)
+        return _LEVELS[name](game, seed, budget or {})
+    return make_with_budget(spec, seed, budget or {})
+
+
+def make_with_budget(spec: str, seed: int | None, budget: Mapping[str, str]) -> Agent:
+    """The agent of ``spec`` (an agent, not a level) with the budget's parameters it takes and does not set.
+
+    The budget is :func:`make_agent`'s ``budget``.
+    """
+    return build_agent(_with_budget(spec, budget), seed)
 
 
 def _with_budget(spec: str, budget: Mapping[str, str]) -> str:

@@ -6,9 +6,10 @@ without a kernel, or whose kernel has no searcher of the kind asked for, is refu
 (:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
 first move elsewhere.
 
-- ``kernel-alphabeta:depth=D,nodes=N,seconds=S``: the kernel's negamax alpha-beta with iterative
+- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P``: the kernel's negamax alpha-beta with iterative
   deepening, a transposition table and move ordering (the same search as ``alphabeta``, compiled). With
-  neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the iterations.
+  neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the iterations;
+  ``noise`` plays that share of moves at random instead (the weakest levels).
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 
@@ -57,7 +58,14 @@ class _KernelAgent(Agent):
             held = self._searchers[id(game)] = (game, searcher)
         return held[1]
 
+    noise: float = 0.0
+    """The share of moves played uniformly at random instead of searched (a weaker player)."""
+
     def _search(self, state: State[MoveT], work: int, seconds: float) -> MoveT:
+        if self.noise and self.rng.random() < self.noise:
+            moves = state.legal_moves()
+            self.last_result = None
+            return moves[self.rng.randrange(len(moves))]
         result = self._searcher(state.game).search(state, work=work, seconds=seconds)
         self.last_result = result
         move: MoveT = result.move
@@ -77,17 +85,27 @@ class KernelAlphaBetaAgent(_KernelAgent):
         depth: the deepest iteration.
         nodes: the most positions searched per move (0: no limit).
         seconds: the most seconds per move (0: no limit); with neither limit, 1,000,000 nodes.
+        noise: the probability of playing a uniformly random legal move instead of searching (0 to 1).
     """
 
     name = "kernel-alphabeta"
-    parameters: ClassVar[Mapping[str, type]] = {"depth": int, "nodes": int, "seconds": float}
+    parameters: ClassVar[Mapping[str, type]] = {"depth": int, "nodes": int, "seconds": float, "noise": float}
 
     def __init__(
-        self, seed: int | None = None, *, depth: int = 64, nodes: int = 0, seconds: float = 0.0
+        self,
+        seed: int | None = None,
+        *,
+        depth: int = 64,
+        nodes: int = 0,
+        seconds: float = 0.0,
+        noise: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a probability from 0 to 1, got {noise}")
+        self.noise = noise
         self.depth = depth
         self.nodes = nodes
         self.seconds = seconds

@@ -110,8 +110,13 @@ class Game(ABC, Generic[StateT]):
     suggested_clock: ClassVar[SuggestedClock | None] = None
     """The clock a new game starts with in the browser's form, or ``None`` for no clock."""
     agent_levels: ClassVar[Mapping[str, str]] = {}
-    """The agent spec of each difficulty level (``"hard": "alphabeta:depth=2"``) where this game's differs
-    from the default in :mod:`shogames.agents.levels`; ``docs/strength.md`` measures them."""
+    """The agent spec of each difficulty level on the game's kernel (``"master":
+    "kernel-alphabeta:nodes=2000000"``) where this game's differs from the default in
+    :mod:`shogames.agents.levels`; ``docs/strength.md`` measures them."""
+    reference_levels: ClassVar[Mapping[str, str]] = {}
+    """The pure-Python agent spec of each level (``"hard": "alphabeta:depth=2"``), where this game's differs
+    from the default, played where the kernel is missing (no numba, kernels off, settings it does not
+    cover)."""
     view_module: ClassVar[str | None] = None
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
@@ -407,9 +412,11 @@ class State(ABC, Generic[MoveT]):
         return self.to_text()
 
     def _repr_svg_(self) -> str | None:
-        """The board as SVG, which Jupyter shows for a state; ``None`` (text instead) for a game without a
-        drawing. See :func:`shogames.drawing.board_svg` for the orientation and the seats' names."""
-        from shogames.drawing import board_svg, has_drawing  # noqa: PLC0415 (imported on display only)
+        """The board as SVG, which Jupyter shows for a state; ``None`` (text instead) without a drawing.
+
+        See :func:`shogames.drawing.board_svg` for the orientation and the seats' names.
+        """
+        from shogames.drawing import board_svg, has_drawing  # imported on display only
 
         return board_svg(self) if has_drawing(self.game) else None
 

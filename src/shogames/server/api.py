@@ -32,6 +32,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field, field_validator
 
 from shogames.agents.base import level_names
+from shogames.agents.levels import level_line
 from shogames.core.errors import ShogamesError
 from shogames.core.registry import available_games, game_class, make
 from shogames.core.settings import parse_settings_text
@@ -130,8 +131,9 @@ def _time_control(choice: ClockChoice | None) -> TimeControl | None:
 def catalog() -> dict[str, Any]:
     """The games, with their settings, presets and default seats, and the AI levels, for the new-game form.
 
-    Games come in their display order (:attr:`Game.display_order`), each with its one-line blurb and the
-    clock its players expect (``None`` for none).
+    Games come in their display order (:attr:`Game.display_order`), each with its one-line blurb, the
+    clock its players expect (``None`` for none) and its levels, weakest first, each with a line on what
+    it is and how it measured (:func:`shogames.agents.levels.level_line`).
     """
     games = []
     for cls in sorted(available_games(), key=lambda cls: (cls.display_order, cls.id)):
@@ -145,6 +147,7 @@ def catalog() -> dict[str, Any]:
                 "clock": None if clock is None else dataclasses.asdict(clock),
                 "players": list(game.player_names),
                 "presets": sorted(cls.presets),
+                "levels": [{"name": level, "line": level_line(level, cls.id)} for level in level_names()],
                 "settings": [
                     {
                         "name": spec.name,

@@ -121,14 +121,14 @@ def create_app(
         async def think(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
             """A computer player's move: on an engine worker, except the random player's (no thinking)."""
             if parse_agent_spec(spec)[0] == "random":
-                return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget())
+                return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget(spec))
             return await engine_work.move(
                 choose_move,
                 spec,
                 seed,
                 game_id,
                 state,
-                limits.budget(),
+                limits.budget(spec),
                 timeout=limits.max_seconds + limits.grace_seconds,
                 interactive=interactive,
             )

@@ -16,6 +16,7 @@ from typing import Any
 
 from shogames.agents import make_agent
 from shogames.agents.base import agent_parameters, level_names, parse_agent_spec
+from shogames.agents.levels import LEVELS, play_budget
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, State
 from shogames.server.errors import ServiceError
@@ -80,9 +81,18 @@ class ComputerLimits:
                 raise ServiceError(400, f"agent {name!r}: {key} may be at most {bound} on this server")
         return spec
 
-    def budget(self) -> dict[str, str]:
-        """The time budget given to every agent that takes one and whose spec sets none."""
-        return {"seconds": f"{self.max_seconds:g}"}
+    def budget(self, spec: str | None = None) -> dict[str, str]:
+        """The time budget given to every agent that takes one and whose spec sets none.
+
+        A level (``spec`` a level's name) thinks no longer than its own cap in play
+        (:func:`shogames.agents.levels.play_budget`), nor than :attr:`max_seconds`.
+        """
+        seconds = self.max_seconds
+        if spec is not None and spec in LEVELS:
+            own = play_budget(spec).get("seconds")
+            if own is not None:
+                seconds = min(seconds, float(own))
+        return {"seconds": f"{seconds:g}"}
 
 
 Think = Callable[[str, int, str, State[Any], bool], Awaitable[str]]
@@ -100,7 +110,7 @@ def think_in_thread(limits: ComputerLimits) -> Think:
     """A :data:`Think` that runs the agent in a thread of this process, within ``limits``' budget."""
 
     async def think(spec: str, seed: int, game_id: str, state: State[Any], interactive: bool) -> str:
-        return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget())
+        return await asyncio.to_thread(choose_move, spec, seed, game_id, state, limits.budget(spec))
 
     return think
 

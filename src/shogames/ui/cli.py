@@ -492,6 +492,7 @@ def arena_command(
     seed: int,
     out: Path | None,
     ray: str | None,
+    opening: int = 0,
 ) -> None:
     """Play a round robin between agents in GAME and rate them.
 
@@ -502,7 +503,9 @@ def arena_command(
     tables (results.md, results.json) and a plot of the ratings (ratings.png, when matplotlib is installed:
     pip install 'shogames[plot]') in the --out folder. With --ray the games are spread over a Ray cluster
     (--ray alone: a Ray on this machine; --ray ADDRESS: a cluster's; needs pip install 'shogames[ray]'),
-    with the same results as without it for the same seed.
+    with the same results as without it for the same seed. With --opening N each pair of games starts from
+    a random opening of N plies, played once with each agent in each seat (the searchers of the games
+    without dice would otherwise play the same game again and again).
     """
     from shogames.arena import can_plot, run_arena  # multiprocessing only loads for this command
 
@@ -529,6 +532,7 @@ def arena_command(
             budget=budget_params,
             progress=lambda _result: bar.update(1),
             ray=ray,
+            opening=opening,
         )
     finally:
         bar.close()
@@ -898,6 +902,15 @@ def _build_arena(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="Parameters for every agent that takes them (and does not set them), e.g. seconds=1 or "
         "nodes=5000.",
+    )
+    parser.add_argument(
+        "--opening",
+        metavar="PLIES",
+        type=_int_range(0),
+        default=0,
+        help=_default(
+            "Random plies that open each pair of games, played once with each agent in each seat.", 0
+        ),
     )
     _add_run_options(parser, "arena")
 

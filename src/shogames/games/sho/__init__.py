@@ -366,8 +366,18 @@ class ShoGame(Game["ShoState"]):
     version = 1
     blurb = "the Tibetan dice race for 2–4 players, with stacking, kills and pa ra"
     display_order = 3
-    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.25", "hard": "alphabeta:depth=2"}
+    agent_levels: ClassVar[Mapping[str, str]] = {
+        "easy": "kernel-alphabeta:depth=1,noise=0.25",
+        "medium": "kernel-alphabeta:nodes=300",
+        "master": "kernel-alphabeta:nodes=1000000",
+    }
+    reference_levels: ClassVar[Mapping[str, str]] = {
+        "hard": "alphabeta:depth=2",
+        "expert": "alphabeta:depth=2",
+        "master": "alphabeta:depth=2",
+    }
     view_module = "shogames.games.sho.view"
+    render_module = "shogames.games.sho.render"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {
         "classic": {},

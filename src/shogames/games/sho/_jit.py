@@ -75,7 +75,8 @@ FOLLOW_PHASE = 3  # the reference's follow phase: MOVE_PHASE with S_FOLLOWING se
 THROW, MOVE, ENTER, PASS, RETHROW, FIRST = 0, 1, 2, 3, 4, 5
 PLACE, STACK, KILL, BEAR_OFF, BLOCKED = 0, 1, 2, 3, -1
 MAX_MOVES = 4096
-SUBSETS_ROOM = 1 << 12  # the most distinct sub-multisets of the values (at most 12 values are enumerated)
+ENUMERATED_VALUES = 12  # the most values to spend that legal_moves enumerates (their sub-multisets)
+SUBSETS_ROOM = 1 << ENUMERATED_VALUES  # the most distinct sub-multisets of those values
 
 # Explicit signatures for helpers off the hot path: callers pass constants (a flag, a length of 1, a count
 # of 0), and without a signature numba compiles a copy for each literal value (entries_and_moves had 12).
@@ -413,7 +414,7 @@ def legal_moves(st, cfg, out, work, first_only):
         if first_only and n:
             return n
     else:
-        if st[S_NVALUES] > 12:
+        if st[S_NVALUES] > ENUMERATED_VALUES:
             raise ValueError("more values to spend than the Sho kernel enumerates")
         count = subsets(st, cfg, subset_values, lengths, tmp)
         hand = st[HAND + side]
@@ -1042,11 +1043,14 @@ def ab_value(
     if ended(st, cfg):
         returns(st, cfg, out)
         return out[root] * (1.0 - WIN_DISCOUNT * (st[S_PLY] - ctx[AB_ROOT_PLY]))
-    if depth <= 0 or level >= children.shape[0]:
+    phase = st[S_PHASE]
+    too_many = phase == THROW_PHASE and st[S_NVALUES] >= ENUMERATED_VALUES
+    if depth <= 0 or level >= children.shape[0] or too_many:
+        # The horizon; also a throw that could leave more values than legal_moves enumerates, which only
+        # a chain of a dozen throws (pa ra after pa ra) in a deep search reaches.
         evaluate(st, cfg, reach, out)
         return out[root]
     child = children[level]
-    phase = st[S_PHASE]
     n = legal_moves(st, cfg, moves[level], work, False)
     if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
         total = 0.0

@@ -448,7 +448,9 @@ class ShobuGame(Game["ShobuState"]):
     version = 1
     blurb = "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour"
     display_order = 2
+    agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=10000000"}
     view_module = "shogames.games.shobu.view"
+    render_module = "shogames.games.shobu.render"
     setting_specs = (
         Setting("max_turns", 300, "turns before the game is cut and drawn (length cap)", minimum=1),
         Setting(

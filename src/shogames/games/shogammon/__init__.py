@@ -431,8 +431,15 @@ class ShogammonGame(Game["ShogammonState"]):
     version = 1
     blurb = "shogi played with two dice and stacked points"
     display_order = 4
-    agent_levels: ClassVar[Mapping[str, str]] = {"medium": "greedy:noise=0.2", "hard": "greedy"}
+    agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=1000000"}
+    reference_levels: ClassVar[Mapping[str, str]] = {
+        "medium": "greedy:noise=0.1",
+        "hard": "greedy",
+        "expert": "greedy",
+        "master": "greedy",
+    }
     view_module = "shogames.games.shogammon.view"
+    render_module = "shogames.games.shogammon.render"
     kernel_module = "shogames.games.shogammon.kernel"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {

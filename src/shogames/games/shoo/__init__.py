@@ -378,8 +378,10 @@ class ShooGame(Game["ShooState"]):
     blurb = "a 9×9 travelling game with neutral horses, shooing and hushing"
     display_order = 1
     suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
-    agent_levels: ClassVar[Mapping[str, str]] = {"hard": "alphabeta:depth=2"}
+    agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=2000000"}
+    reference_levels: ClassVar[Mapping[str, str]] = {"hard": "alphabeta:depth=2"}
     view_module = "shogames.games.shoo.view"
+    render_module = "shogames.games.shoo.render"
     kernel_module = "shogames.games.shoo.kernel"
     setting_specs = _SETTINGS
     presets: ClassVar[Mapping[str, Mapping[str, SettingValue]]] = {

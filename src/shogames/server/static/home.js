@@ -110,7 +110,7 @@ function seatOptions(index) {
   const choices = [
     ["me", "you, on this screen"],
     ["invite", "a person with an invite link"],
-    ...catalog.levels.map((level) => [`ai:${level}`, `computer: ${level}`]),
+    ...currentGame().levels.map((level) => [`ai:${level.name}`, `computer: ${level.name}`]),
   ];
   for (const [value, label] of choices) {
     const option = text("option", label);
@@ -139,13 +139,21 @@ function drawSeats() {
       select.value = old[index][0];
       nameInput.value = old[index][1];
     }
-    const sync = () => (nameInput.hidden = select.value.startsWith("ai:"));
+    // A computer seat shows, in place of the name field, what its level is and how it measured.
+    const levelLine = text("span", "", "level-line");
+    const sync = () => {
+      const computer = select.value.startsWith("ai:");
+      nameInput.hidden = computer;
+      const level = currentGame().levels.find((entry) => `ai:${entry.name}` === select.value);
+      levelLine.textContent = level ? level.line : "";
+      levelLine.hidden = !level;
+    };
     select.addEventListener("change", () => {
       sync();
       suggestClock();
     });
     sync();
-    row.append(text("span", name, "seat-label"), select, nameInput);
+    row.append(text("span", name, "seat-label"), select, nameInput, levelLine);
     seatsBox.append(row);
   });
   suggestClock();

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Measure the level ladder of docs/strength.md: each level against the level below it (beginner against
+# random), 100 games a step, each pair of games from a 4-ply random opening played once with each level
+# in each seat. Usage:
+#   bash benchmarks/ladder.sh [--jobs N] [--up-to LEVEL] [GAME...]     (default: every shipped game, every step)
+# A step whose results.json exists is skipped, so an interrupted run resumes. Results go to
+# docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png; games.txt is
+# git-ignored); python benchmarks/strength_table.py prints the tables from them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=2
+top=master
+games=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --jobs) jobs="$2"; shift 2 ;;
+        --up-to) top="$2"; shift 2 ;;
+        *) games+=("$1"); shift ;;
+    esac
+done
+[ ${#games[@]} -eq 0 ] && read -r -a games < <(.venv/bin/python -c 'from shogames.games import BUILTIN_GAMES; print(*BUILTIN_GAMES)')
+read -r -a levels < <(.venv/bin/python -c 'from shogames.agents.levels import LEVELS; print(*LEVELS)')
+for game in "${games[@]}"; do
+    weaker=random
+    for level in "${levels[@]}"; do
+        out="docs/strength/$game/ladder/$level-vs-$weaker"
+        if [ ! -f "$out/results.json" ]; then
+            .venv/bin/shogames arena "$game" --agents "$level" "$weaker" --games 100 --opening 4 \
+                --jobs "$jobs" --seed 1 --out "$out"
+        fi
+        [ "$level" = "$top" ] && break
+        weaker="$level"
+    done
+done

@@ -1,0 +1,155 @@
+"""Sho's Python renderer (``games/sho/render.py``) draws what the browser's ``static/renderer.js`` draws.
+
+Both renderers draw the same position views, over random positions of every preset and with every kind
+of options a page passes, and must give the same markup character for character. Edited views reach what
+random play rarely does, and a view per goal draws every spiral the settings allow: its coordinates go
+through ``Math.cos``/``sin``/``atan2``/``hypot``, whose last bits differ between V8 and Python's ``math``,
+and only rounding to hundredths makes the markup agree.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import shogames
+from render_agreement import agreement_cases, js_board_svgs, python_board_svg, renderer_page
+from shogames.core.chance import sample_chance
+from shogames.core.protocol import CHANCE, State
+from shogames.drawing import board_svg
+
+Case = tuple[dict[str, Any], dict[str, Any]]
+
+
+def _first_difference(one: str, other: str) -> int:
+    for index, (a, b) in enumerate(zip(one, other, strict=False)):
+        if a != b:
+            return index
+    return min(len(one), len(other))
+
+
+def _mismatch(index: int, options: dict[str, Any], got: str, expected: str) -> str:
+    at = _first_difference(got, expected)
+    start = max(0, at - 40)
+    return (
+        f"case {index} (options {options!r}) differs at character {at}:\n"
+        f"  python:  {got[start : at + 40]!r}\n"
+        f"  browser: {expected[start : at + 40]!r}"
+    )
+
+
+def _assert_agreement(cases: list[Case]) -> None:
+    with renderer_page() as page:
+        expected = js_board_svgs(page, "sho", cases)
+    assert len(expected) == len(cases)
+    for index, ((view, options), markup) in enumerate(zip(cases, expected, strict=True)):
+        got = python_board_svg("sho", view, options)
+        if got != markup:
+            raise AssertionError(_mismatch(index, options, got, markup))
+
+
+def test_the_python_renderer_draws_what_the_browser_draws() -> None:
+    _assert_agreement(agreement_cases("sho"))
+
+
+def _rare_cases(cases: list[Case]) -> list[Case]:
+    """Views edited from random ones: pa ra chains, banked and earned throws, the follow phase's moved
+    stack, Sho-mo stacks, places past the 4th, many values, a won and a drawn game, and odd options
+    (orientations past either end, names counted in UTF-16 units)."""
+    playing = next(view for view, _ in cases if view["phase"] == "move" and view["stacks"])
+    throwing = next(view for view, _ in cases if view["phase"] == "throw" and view["players"] == 4)
+    over = next(view for view, _ in cases if view["phase"] == "over")
+    four = next(view for view, _ in cases if view["phase"] != "over" and view["players"] == 4)
+    teams = next(view for view, _ in cases if view["teams"])
+    first_stack = playing["stacks"][0]
+    shomo = [{**stack, "shomo": True} for stack in playing["stacks"]]
+    edits: list[dict[str, Any]] = [
+        {"paras": 1, "dice": [1, 1]},
+        {"paras": 3, "dice": [1, 1], "values": [2, 2, 2]},
+        {"dice": None},
+        {"dice": [4, 6], "values": [4, 6, 10]},
+        {"dice": [2, 3], "values": [2, 3, 5, 2, 3, 5, 7, 9, 11, 12]},
+        {"banked": 1},
+        {"banked": 2, "bonus": True},
+        {"phase": "follow", "moved": first_stack["pos"], "bonus": True},
+        {"phase": "draw", "dice": None, "values": []},
+        {"phase": "throw", "values": []},
+        {"phase": "throw", "values": [3, 4]},
+        {"stacks": shomo},
+        {"stacks": [{**first_stack, "size": 15}, *playing["stacks"][1:]]},
+        {"phase": "over", "winner_side": 1},
+        {"phase": "over", "winner_side": None},
+    ]
+    rare: list[Case] = [
+        ({**copy.deepcopy(base), **edit}, {"orientation": number % 2, "names": []})
+        for number, edit in enumerate(edits)
+        for base in (playing, throwing)
+    ]
+    places = copy.deepcopy(four)
+    for side, place in zip(places["sides"], (5, 3, 1, 2), strict=True):
+        side["place"] = place
+    rare.append((places, {"orientation": 2, "names": []}))
+    won = copy.deepcopy(over)
+    won["sides"][0]["place"] = 1
+    rare.append((won, {"orientation": 0, "names": ["", "Second"]}))
+    team_names = (["\U0001f3b2" * 9, "x" + "\U0001f3b2" * 8, "Ann", None], ["A" * 9, "B" * 10, "", "C"])
+    rare += [
+        (view, {"orientation": 1, "names": names})
+        for view in (teams, {**copy.deepcopy(teams), "phase": "over", "winner_side": 1})
+        for names in team_names
+    ]
+    long_names = ["\U0001f3b2" * 10, "y" * 21]
+    rare += [
+        (view, {"orientation": orientation, "names": long_names})
+        for view in (playing, four)
+        for orientation in (-1, 7)
+    ]
+    rare += [
+        (view, {"orientation": 0, "names": ["x" + "\U0001f3b2" * 10], "over": True})
+        for view in (playing, four)
+    ]
+    return rare
+
+
+def test_the_renderers_agree_on_rare_positions() -> None:
+    _assert_agreement(_rare_cases(agreement_cases("sho", per_preset=25)))
+
+
+def test_the_renderers_agree_on_every_spiral() -> None:
+    """Shells from 13 to 200, the goal just past the last shell or one later: every spiral the settings
+    allow, with a Sho-mo stack on every position and the follow phase's ring around one."""
+    cases: list[Case] = []
+    template = agreement_cases("sho", per_preset=1)[0][0]
+    for shells in range(13, 201):
+        for goal in (shells, shells + 1):
+            stacks = [
+                {"pos": pos, "side": pos % 2, "size": 1 + pos % 13, "shomo": True} for pos in range(1, goal)
+            ]
+            view = {
+                **copy.deepcopy(template),
+                "shells": shells,
+                "goal": goal,
+                "stacks": stacks,
+                "phase": "follow",
+                "moved": shells // 2,
+            }
+            cases.append((view, {"orientation": 0, "names": []}))
+    _assert_agreement(cases)
+
+
+def _finished(state: State[Any]) -> State[Any]:
+    rng = random.Random(1)
+    while not state.is_terminal():
+        move = sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(list(state.legal_moves()))
+        state = state.play(move)
+    return state
+
+
+def test_states_draw_themselves_as_svg() -> None:
+    for preset in (None, "four-teams"):
+        state = shogames.make("sho", preset).new_initial_state()
+        for each in (state, _finished(state)):
+            svg = board_svg(each)
+            assert svg.startswith("<svg")
+            assert each._repr_svg_() == svg
