@@ -471,3 +471,154 @@ def test_the_analysis_page_of_a_resigned_game_shows_nobody_to_move(
     expect(page.locator("#status")).to_contain_text("After move")
     expect(page.locator("#board")).to_contain_text(mover)
     page.close()
+
+
+# What a newcomer found in the browser (the issue "Study in the browser", section 4), each fixed.
+
+PHONE_3X = {"viewport": PHONE, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+"""A phone as a newcomer holds it: 390 x 844 CSS px at three device pixels to the CSS pixel, by touch."""
+READABLE_PX = 9.5
+"""The smallest text, in CSS px, that a board may draw on a phone: about a phone's own small print."""
+PA_RA = "18b1,27b1,35a1,45b2,48b1,54b1 0/3 8/0 2 move 2,5 1 1-1 83 193 entered=ab"
+"""Sho for two, Player 2 to move after pa ra then 2-3: the values 2 and 5, one or both (as in the rules)."""
+
+# The font size each shown text of the board is drawn at, in CSS px: its computed size times the scale of
+# the SVG it is drawn in (HTML text is not scaled). A text not drawn (display: none) has an empty box.
+TEXT_SIZES_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.textContent.trim() && e.getBoundingClientRect().width > 0)
+  .map((e) => {
+    const matrix = e instanceof SVGGraphicsElement ? e.getScreenCTM() : null;
+    const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+    return [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize) * scale];
+  })"""
+
+
+def text_sizes(page: Page, selector: str) -> list[tuple[str, float]]:
+    """Each shown text element matching ``selector`` with the size it is drawn at, in CSS px."""
+    return [(text, size) for text, size in page.evaluate(TEXT_SIZES_JS, selector)]
+
+
+def test_sho_says_after_pa_ra_that_the_shell_clicked_picks_the_value(server: str, browser: Browser) -> None:
+    """The findings: after pa ra the value moved is chosen only by the shell clicked, and nothing said so."""
+    created = hotseat(server, "sho", "players=2", PA_RA)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    status = page.locator("#status")
+    expect(status).to_contain_text("Bo (Player 2) to move.")
+    expect(status).to_contain_text(re.compile(r"Pa ra: .*click .*shell .*value", re.IGNORECASE))
+    expect(status).to_contain_text("2 or 5")
+    expect(page.locator("#board .sho-mat-what")).to_have_text("to move: choose a value")
+    # What it says is what happens: the stack on 27, then the shell 2, 5 or 7 further on picks the value.
+    ply = snapshot(server, created["id"])["ply"]
+    page.locator('#board [data-target="shell:27"]').click()
+    selectable = page.locator("#board [data-target].selectable")
+    expect(selectable).to_have_count(3)
+    targets = {selectable.nth(i).get_attribute("data-target") for i in range(3)}
+    assert targets == {"shell:29", "shell:32", "shell:34"}, targets
+    page.locator('#board [data-target="shell:32"]').click()
+    wait_for_ply(page, ply + 1)
+    assert snapshot(server, created["id"])["moves"][ply]["text"] == "27:5"
+    # The lessons say it too: the first one (the opening) begins after pa ra.
+    page.goto(f"{server}/learn/sho#opening")
+    expect(page.locator("#board-prompt")).to_contain_text(re.compile(r"Pa ra: .*lit shell of the value"))
+    page.close()
+
+
+def test_on_a_phone_sho_shell_numbers_are_readable(server: str, browser: Browser) -> None:
+    """The findings: the shells' numbers were drawn 5.2 px (6.3 px every fifth) on a 390 px wide phone."""
+    created = hotseat(server, "sho", "players=2", PA_RA)
+    context = browser.new_context(**PHONE_3X)
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    sizes = text_sizes(page, "#board .sho-num")
+    assert len(sizes) == 64, f"every shell is numbered on a phone: {len(sizes)} numbers shown"
+    small = sorted({round(size, 1) for _, size in sizes if size < READABLE_PX})
+    assert not small, f"shell numbers drawn at {small} px on a phone (at least {READABLE_PX} px wanted)"
+    # Bigger, and still one number to a shell: no two numbers overlap.
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('#board .sho-num')].map((e) => {
+             const r = e.getBoundingClientRect();
+             return [e.textContent, r.left, r.top, r.right, r.bottom];
+           })"""
+    )
+    for index, (name, left, top, right, bottom) in enumerate(boxes):
+        for other, o_left, o_top, o_right, o_bottom in boxes[index + 1 :]:
+            overlap = min(right, o_right) - max(left, o_left), min(bottom, o_bottom) - max(top, o_top)
+            assert min(overlap) <= 1, f"the numbers {name} and {other} overlap on a phone"
+    context.close()
+
+
+def test_on_a_phone_shogammons_die_map_is_readable(server: str, browser: Browser) -> None:
+    """The findings: the die map's labels were drawn 3.4 to 5.3 px on a phone (a 976-unit drawing at 0.38)."""
+    created = hotseat(server, "shogammon")
+    context = browser.new_context(**PHONE_3X)
+    page = context.new_page()
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+    sizes = text_sizes(page, "#board .die-map text, #board .die-map-list *")
+    shown = " ".join(text for text, _ in sizes)
+    for name in ("pawn", "lance", "knight", "silver", "gold", "bishop", "rook", "king"):
+        assert name in shown, f"the die map on a phone does not show the {name}: {shown!r}"
+    small = sorted({(text, round(size, 1)) for text, size in sizes if size < READABLE_PX})
+    assert not small, f"die map labels drawn under {READABLE_PX} px on a phone: {small}"
+    # The faces of the dice rolled are marked in it, as they are on the board.
+    box = board_box(page)
+    assert box["bottom"] <= PHONE["height"] and box["width"] <= PHONE["width"], box
+    context.close()
+
+
+def _pixel(page: Page, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of the page's pixel at (x, y) in CSS px (a page of one device pixel to the CSS pixel)."""
+    png = page.screenshot(clip={"x": int(x), "y": int(y), "width": 1, "height": 1})
+    return _one_pixel_png(png)
+
+
+def _one_pixel_png(png: bytes) -> tuple[int, int, int]:
+    """The RGB of a 1 x 1 PNG of 8-bit RGB or RGBA (one pixel: every PNG filter leaves it as it is)."""
+    import struct
+    import zlib
+
+    at, data, colour_type = 8, b"", 2
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, body = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour_type = struct.unpack(">IIBB", body[:10])
+            assert (width, height, depth) == (1, 1, 8) and colour_type in (2, 6), body
+        elif kind == b"IDAT":
+            data += body
+        at += 12 + length
+    raw = zlib.decompress(data)
+    return raw[1], raw[2], raw[3]
+
+
+def test_shobu_shows_the_last_move_without_tinting_its_stones(server: str, browser: Browser) -> None:
+    """The findings: the last move's stones were tinted amber, like a third kind of stone. Each moved stone
+    must look as an unmoved stone of its colour does, while its square is still marked."""
+    created = hotseat(server, "shobu")
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+    page.goto(f"{server}/game/{created['id']}#token={all_tokens(created)}")
+    expect(page.locator("#status")).to_contain_text("to move")
+
+    def centre(target: str) -> tuple[float, float]:
+        box = page.locator(f'#board [data-target="{target}"] rect.hl').bounding_box()
+        assert box is not None, target
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    # Black's stones moved to a3 (dark board BD) and b3 (light board WL); White's to a3 (WL) and c3 (WD).
+    for ply, move, moved, unmoved in (
+        (1, "BDa1-a3 WLb1-b3", ("sq:BD:a3", "sq:WL:b3"), ("sq:BD:b1", "sq:WL:c1")),
+        (2, "WLa4-a3 WDc4-c3", ("sq:WL:a3", "sq:WD:c3"), ("sq:WL:b4", "sq:WD:b4")),
+    ):
+        snap = snapshot(server, created["id"])
+        click_move(page, next(entry["clicks"] for entry in snap["legal"] if entry["text"] == move))
+        wait_for_ply(page, ply)
+        page.mouse.move(0, 0)
+        for stone, plain in zip(moved, unmoved, strict=True):
+            expect(page.locator(f'#board [data-target="{stone}"]')).to_have_class(re.compile(r"\blast\b"))
+            got, want = _pixel(page, *centre(stone)), _pixel(page, *centre(plain))
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 16, (
+                f"after {move}, the moved stone on {stone} is drawn {got}, an unmoved one on {plain} {want}"
+            )
+    page.close()

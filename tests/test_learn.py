@@ -339,3 +339,29 @@ def test_the_analysis_of_a_game_too_long_for_the_kernel(client: TestClient) -> N
     answer = client.post("/api/analysis", json={"record": write_record(made)})
     assert answer.status_code == 200, answer.json()
     assert answer.json()["budget"]["kernel"] is False and len(answer.json()["moves"]) == 1
+
+
+def test_the_shoo_lesson_says_what_to_click_and_its_clicks_shoo(server: str, browser: Browser) -> None:
+    """The findings (issue "Study in the browser", 4): the shoo lesson's only candidates were riders, so a
+    click first asked "ride or dismount", then lit a square beside a "no shoo" button, and nothing said that
+    clicking the enemy traveller declares the shoo. Its text must say what to click, and those clicks shoo."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/learn/shoo#shoo")
+    expect(page.locator("#lesson-title")).to_have_text("Declaring a shoo")
+    said = " ".join(page.locator("#lesson-text, #lesson-task").all_inner_texts())
+    said = re.sub(r"\s+", " ", said)
+    # The lesson's instructions, in its words: the traveller, the square it steps to, then the enemy.
+    steps = re.search(r"click your traveller on (\w\d), then (\w\d)\b", said, re.IGNORECASE)
+    shoo = re.search(r"click North's traveller on (\w\d) to declare the shoo", said, re.IGNORECASE)
+    assert steps and shoo, f"the lesson does not say what to click: {said!r}"
+    assert "no shoo" in said, "the lesson names the button the page shows beside the traveller to shoo"
+    mover, square, enemy = steps[1], steps[2], shoo[1]
+    page.locator(f'#board [data-target="sq:{mover}"]').click()
+    page.locator(f'#board [data-target="sq:{square}"]').click()
+    # No other question comes first (ride or dismount): the traveller to shoo is lit, beside "no shoo".
+    expect(page.locator(f'#board [data-target="sq:{enemy}"].selectable')).to_have_count(1)
+    expect(page.locator("#choices button.choice")).to_have_text(["no shoo"])
+    page.locator(f'#board [data-target="sq:{enemy}"]').click()
+    expect(page.locator("#verdict")).to_have_class(re.compile("right"))
+    expect(page.locator("#verdict")).to_contain_text(f"shoo {enemy}")
+    page.close()

@@ -55,7 +55,8 @@ def test_the_python_renderer_draws_what_the_browser_draws() -> None:
 
 def _rare_cases(cases: list[Case]) -> list[Case]:
     """Views edited from random ones: pa ra chains, banked and earned throws, the follow phase's moved
-    stack, Sho-mo stacks, places past the 4th, many values, a won and a drawn game, and odd options
+    stack, Sho-mo stacks, places past the 4th, many values, a won game, one drawn by the turn cap and one
+    ended off the board, and odd options
     (orientations past either end, names counted in UTF-16 units)."""
     playing = next(view for view, _ in cases if view["phase"] == "move" and view["stacks"])
     throwing = next(view for view, _ in cases if view["phase"] == "throw" and view["players"] == 4)
@@ -80,6 +81,7 @@ def _rare_cases(cases: list[Case]) -> list[Case]:
         {"stacks": [{**first_stack, "size": 15}, *playing["stacks"][1:]]},
         {"phase": "over", "winner_side": 1},
         {"phase": "over", "winner_side": None},
+        {"phase": "over", "winner_side": None, "truncated": True},
     ]
     rare: list[Case] = [
         ({**copy.deepcopy(base), **edit}, {"orientation": number % 2, "names": []})
@@ -153,3 +155,26 @@ def test_states_draw_themselves_as_svg() -> None:
             svg = board_svg(each)
             assert svg.startswith("<svg")
             assert each._repr_svg_() == svg
+
+
+def test_a_game_ended_off_the_board_is_not_called_a_draw() -> None:
+    """A resignation or a loss on time (``over`` on a position not over) was drawn as "Drawn, the turn cap
+    was reached" with the "=" of a draw; it says the game is over, as Shoo's and Shogammon's boards do. A
+    game drawn by the turn cap still says so."""
+    game = shogames.make("sho", "two-players")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(40):
+        move = sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(list(state.legal_moves()))
+        state = state.play(move)
+    assert not state.is_terminal()
+    ended = board_svg(state, over=True)
+    assert "Game over" in ended
+    assert "turn cap" not in ended and "Drawn" not in ended
+    assert 'class="sho-mat-trophy">=<' not in ended
+    capped = shogames.make("sho", "two-players", max_turns=2).new_initial_state()
+    capped = _finished(capped)
+    assert capped.is_truncated() and capped.winner_side is None
+    drawn = board_svg(capped)
+    assert "Drawn" in drawn and "the turn cap was reached" in drawn
+    assert 'class="sho-mat-trophy">=<' in drawn

@@ -310,15 +310,23 @@ def _mat(view: Mapping[str, Any], names: Sequence[str | None]) -> str:
     )
     colour = _colour_at(view.get("side")) or SIDE_COLOURS[0]
     winner_side = view.get("winner_side")
+    decided = winner_side is not None
+    truncated = _truthy(view.get("truncated"))
+    values: Any = view.get("values")
+    if not _truthy(values):
+        values = []
     who = esc(_clip(_seat_name(names, view["seat"]), 20))
     what = ""
     if view["phase"] == "over":
-        if winner_side is not None:
+        if winner_side is not None:  # decided (written out, so that the type checker narrows it)
             who = esc(_clip(_side_name(view, names, winner_side), 22))
             what = "win!" if len(view["sides"][winner_side]["seats"]) > 1 else "wins!"
-        else:
+        elif truncated:
             who = "Drawn"
             what = "the turn cap was reached"
+        else:
+            # Ended off the board (a resignation, a loss on time): over, with no result the board can tell.
+            who = "Game over"
     elif view["phase"] == "draw":
         who = "Drawing lots"
         what = "for the first throw"
@@ -326,11 +334,13 @@ def _mat(view: Mapping[str, Any], names: Sequence[str | None]) -> str:
         what = "throws the dice"
     elif view["phase"] == "follow":
         what = "moves another stack"
+    elif len(values) > 1:
+        what = "to move: choose a value"  # the shell clicked picks it (see prompt in renderer.js)
     else:
         what = "to move"
     dot_colour: _Colour | None
     if view["phase"] == "over":
-        dot_colour = _colour_at(winner_side) if winner_side is not None else None
+        dot_colour = _colour_at(winner_side) if decided else None
     elif view["phase"] == "draw":
         dot_colour = None
     else:
@@ -349,13 +359,13 @@ def _mat(view: Mapping[str, Any], names: Sequence[str | None]) -> str:
     # The dice: the step's first throw (pa ra faces when the step began with one).
     dice: Any = view.get("dice")
     if view["phase"] == "over":
-        drawn = winner_side is None
-        out += (
-            f'<circle cx="{CX}" cy="{CY + 4}" r="28" fill="url(#sho-goal)" stroke="#7d5608" '
-            'stroke-width="2"/>'
-            f'<text x="{CX}" y="{CY + 16}" text-anchor="middle" class="sho-mat-trophy">'
-            f"{'=' if drawn else '★'}</text>"
-        )
+        if decided or truncated:
+            out += (
+                f'<circle cx="{CX}" cy="{CY + 4}" r="28" fill="url(#sho-goal)" stroke="#7d5608" '
+                'stroke-width="2"/>'
+                f'<text x="{CX}" y="{CY + 16}" text-anchor="middle" class="sho-mat-trophy">'
+                f"{'★' if decided else '='}</text>"
+            )
     else:
         out += _die(CX - 27, CY - 4, 42, dice[0] if _truthy(dice) else 0) + _die(
             CX + 27, CY - 4, 42, dice[1] if _truthy(dice) else 0
@@ -368,9 +378,6 @@ def _mat(view: Mapping[str, Any], names: Sequence[str | None]) -> str:
             f'<text x="{CX}" y="{CY + 36}" text-anchor="middle" class="sho-para-text">'
             f"pa ra{' ×' + js_string(paras) if paras > 1 else ''}</text></g>"
         )
-    values: Any = view.get("values")
-    if not _truthy(values):
-        values = []
     if view["phase"] not in ("over", "draw"):
         label = ("carried" if len(values) else "") if view["phase"] == "throw" else "values"
         if label:
@@ -525,8 +532,8 @@ def board_svg(
         orientation: the seat whose side's card lies bottom left (the others follow clockwise); anything
             but an integer counts as 0.
         names: the seats' names, by seat; a missing, ``None`` or empty name shows as ``Player <n>``.
-        over: draw the game as finished (drawn, nobody to move) even where the position is not, as for a
-            game ended off the board (resignation, time).
+        over: draw the game as finished (nobody to move, "Game over" on the mat) even where the position
+            is not, as for a game ended off the board (resignation, time): not as a draw by the turn cap.
 
     Returns:
         The markup, character for character the string the browser's renderer returns for the same view
@@ -544,8 +551,12 @@ def board_svg(
     coin_r = min(d * 0.34, sp.pitch * 0.27, 30)
     target_r = min(d * 0.5, sp.pitch * 0.42)
     targets: list[str] = []
+    # A coil too tight for every shell's number at the size a small board draws them (renderer.css): there
+    # only every fifth number, and the first and last, are shown.
+    crowded = d < 60 or sp.pitch < 55
     out = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" class="sho-svg" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
+        f'class="sho-svg{" sho-crowded" if crowded else ""}" '
         'role="img" aria-label="Sho board" font-family="Georgia, \'Times New Roman\', serif">' + _defs()
     )
     # The cloth and its border.
@@ -572,7 +583,8 @@ def board_svg(
         f'y="{js_number(_n2(start.y + start.ny * min(d * 0.55, 34) + 5))}" text-anchor="middle" '
         'class="sho-start-label">start</text></g>'
     )
-    # The shells, each numbered on the outer side of the coil.
+    # The shells, each numbered on the outer side of the coil: the number is centred on its place, whatever
+    # the size it is drawn at (a small board draws it bigger: renderer.css).
     for k in range(1, shells + 1):
         p = sp.at(k)
         off = min(d * 0.47, sp.pitch * 0.36)
@@ -580,7 +592,7 @@ def board_svg(
         fs = min(d * (0.24 if major else 0.2), 17 if major else 14)
         num = (
             f'<text x="{js_number(_n2(p.x + p.nx * off))}" '
-            f'y="{js_number(_n2(p.y + p.ny * off + fs * 0.35))}" text-anchor="middle" '
+            f'y="{js_number(_n2(p.y + p.ny * off))}" text-anchor="middle" dominant-baseline="central" '
             f'class="sho-num{" sho-num-major" if major else ""}" '
             f'font-size="{js_number(_n2(fs))}">{k}</text>'
         )

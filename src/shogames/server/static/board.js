@@ -20,9 +20,13 @@ export async function loadRenderer(gameId) {
 }
 
 // `over`: the game ended off the board (a resignation, a loss on time): the renderer shows nobody to move.
+// A renderer may also export `legend(view, options)`: HTML put after the drawing, for what the drawing
+// shows too small to read where the board is small (Shogammon's die map on a phone); its CSS says where
+// it is shown.
 export function drawBoard(container, renderer, view, options) {
   const { orientation = 0, names = [], last = [], selectable = [], selected = [], over = false } = options;
-  container.innerHTML = renderer.render(view, { orientation, names, over });
+  const legend = renderer.legend ? renderer.legend(view, { orientation, names, over }) : "";
+  container.innerHTML = renderer.render(view, { orientation, names, over }) + legend;
   const lastSet = new Set(last);
   const selectableSet = new Set(selectable);
   const selectedSet = new Set(selected);

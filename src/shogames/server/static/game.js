@@ -328,7 +328,10 @@ function liveStatusText() {
   if (snap.to_move === -1) return "Throwing…";
   const who = seatName(snap.to_move);
   if (isMyTurn() || (sending && mySeats.has(snap.to_move))) {
-    return mySeats.size > 1 ? `${who} (${snap.game.players[snap.to_move]}) to move.` : "Your move.";
+    const turn = mySeats.size > 1 ? `${who} (${snap.game.players[snap.to_move]}) to move.` : "Your move.";
+    // What the board alone does not say about how to move here (Sho after pa ra: the shell picks the value).
+    const told = renderer.prompt ? renderer.prompt(snap.position) : "";
+    return told ? `${turn} ${told}` : turn;
   }
   const seat = snap.seats[snap.to_move];
   return seat?.kind === "ai" ? `${who} is thinking…` : `Waiting for ${who} (${snap.game.players[snap.to_move]}).`;

@@ -10,6 +10,7 @@ const choices = document.getElementById("choices");
 const verdict = document.getElementById("verdict");
 const nextButton = document.getElementById("next-lesson");
 const typed = document.getElementById("typed");
+const boardPrompt = document.getElementById("board-prompt"); // what the board alone does not say (Sho's pa ra)
 const progressKey = `shogames:lessons:${gameId}`;
 
 const renderer = await loadRenderer(gameId);
@@ -106,6 +107,7 @@ function render() {
     selected: live ? selection : [],
   });
   boardElement.classList.toggle("my-turn", live);
+  boardPrompt.textContent = live && renderer.prompt ? renderer.prompt(shown.view) : "";
   choices.replaceChildren();
   for (const target of next) {
     if (!target.startsWith("opt:")) continue;

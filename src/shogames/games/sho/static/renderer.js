@@ -194,15 +194,19 @@ function mat(view, names) {
     `<circle cx="${CX}" cy="${CY}" r="${MAT_R - 9}" fill="none" stroke="#e9cf9a" stroke-width="1.6" stroke-dasharray="5 4" opacity="0.75"/>` +
     `<circle cx="${CX}" cy="${CY}" r="${MAT_R - 16}" fill="none" stroke="#2c1407" stroke-width="1" opacity="0.6"/>`;
   const colour = SIDE_COLOURS[view.side] || SIDE_COLOURS[0];
+  const decided = view.winner_side !== null && view.winner_side !== undefined;
   let who = esc(clip(seatName(names, view.seat), 20));
   let what = "";
   if (view.phase === "over") {
-    if (view.winner_side !== null && view.winner_side !== undefined) {
+    if (decided) {
       who = esc(clip(sideName(view, names, view.winner_side), 22));
       what = view.sides[view.winner_side].seats.length > 1 ? "win!" : "wins!";
-    } else {
+    } else if (view.truncated) {
       who = "Drawn";
       what = "the turn cap was reached";
+    } else {
+      // Ended off the board (a resignation, a loss on time): over, with no result the board can tell.
+      who = "Game over";
     }
   } else if (view.phase === "draw") {
     who = "Drawing lots";
@@ -211,12 +215,14 @@ function mat(view, names) {
     what = "throws the dice";
   } else if (view.phase === "follow") {
     what = "moves another stack";
+  } else if ((view.values || []).length > 1) {
+    what = "to move: choose a value"; // the shell clicked picks it (see prompt)
   } else {
     what = "to move";
   }
   const dotColour =
     view.phase === "over"
-      ? view.winner_side !== null && view.winner_side !== undefined
+      ? decided
         ? SIDE_COLOURS[view.winner_side]
         : null
       : view.phase === "draw"
@@ -232,10 +238,11 @@ function mat(view, names) {
   // The dice: the step's first throw (pa ra faces when the step began with one).
   const dice = view.dice;
   if (view.phase === "over") {
-    const drawn = view.winner_side === null || view.winner_side === undefined;
-    out +=
-      `<circle cx="${CX}" cy="${CY + 4}" r="28" fill="url(#sho-goal)" stroke="#7d5608" stroke-width="2"/>` +
-      `<text x="${CX}" y="${CY + 16}" text-anchor="middle" class="sho-mat-trophy">${drawn ? "=" : "★"}</text>`;
+    if (decided || view.truncated) {
+      out +=
+        `<circle cx="${CX}" cy="${CY + 4}" r="28" fill="url(#sho-goal)" stroke="#7d5608" stroke-width="2"/>` +
+        `<text x="${CX}" y="${CY + 16}" text-anchor="middle" class="sho-mat-trophy">${decided ? "★" : "="}</text>`;
+    }
   } else {
     out += die(CX - 27, CY - 4, 42, dice ? dice[0] : 0) + die(CX + 27, CY - 4, 42, dice ? dice[1] : 0);
   }
@@ -360,8 +367,11 @@ export function render(view, options = {}) {
   const coinR = Math.min(d * 0.34, sp.pitch * 0.27, 30);
   const targetR = Math.min(d * 0.5, sp.pitch * 0.42);
   const targets = [];
+  // A coil too tight for every shell's number at the size a small board draws them (renderer.css): there
+  // only every fifth number, and the first and last, are shown.
+  const crowded = d < 60 || sp.pitch < 55;
   let out =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" class="sho-svg" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" class="sho-svg${crowded ? " sho-crowded" : ""}" ` +
     `role="img" aria-label="Sho board" font-family="Georgia, 'Times New Roman', serif">` +
     defs();
   // The cloth and its border.
@@ -378,14 +388,15 @@ export function render(view, options = {}) {
   out +=
     `<g class="sho-start"><circle cx="${n2(start.x)}" cy="${n2(start.y)}" r="${n2(Math.min(d * 0.2, 12))}" fill="#7c5630"/>` +
     `<text x="${n2(start.x + start.nx * Math.min(d * 0.55, 34))}" y="${n2(start.y + start.ny * Math.min(d * 0.55, 34) + 5)}" text-anchor="middle" class="sho-start-label">start</text></g>`;
-  // The shells, each numbered on the outer side of the coil.
+  // The shells, each numbered on the outer side of the coil: the number is centred on its place, whatever
+  // the size it is drawn at (a small board draws it bigger: renderer.css).
   for (let k = 1; k <= shells; k++) {
     const p = sp.at(k);
     const off = Math.min(d * 0.47, sp.pitch * 0.36);
     const major = k % 5 === 0 || k === 1 || k === shells;
     const fs = Math.min(d * (major ? 0.24 : 0.2), major ? 17 : 14);
     const num =
-      `<text x="${n2(p.x + p.nx * off)}" y="${n2(p.y + p.ny * off + fs * 0.35)}" text-anchor="middle" ` +
+      `<text x="${n2(p.x + p.nx * off)}" y="${n2(p.y + p.ny * off)}" text-anchor="middle" dominant-baseline="central" ` +
       `class="sho-num${major ? " sho-num-major" : ""}" font-size="${n2(fs)}">${k}</text>`;
     out += shell(p, d, num);
   }
@@ -440,6 +451,25 @@ export function render(view, options = {}) {
   out += `<g class="sho-targets">${targets.join("")}</g>`;
   out += `</svg>`;
   return out;
+}
+
+// What the seat to move is told beside the board (the game page's status line), where the board alone does
+// not say how to move: with more than one value (after pa ra, or with a value carried), the value a move
+// spends is chosen by the shell it lands on. "" where there is nothing to add.
+export function prompt(view) {
+  const values = view.values || [];
+  if (view.phase !== "move" || values.length < 2) return "";
+  const last = values.length - 1;
+  const singles = `${values.slice(0, last).join(", ")} or ${values[last]}`;
+  let together = "";
+  if (view.para_mode !== "pool") {
+    together = values.length === 2 ? `, or both together (${values[0] + values[1]})` : ", or several together";
+  }
+  const lead = view.paras > 0 ? "Pa ra: you choose" : "You choose";
+  return (
+    `${lead} the value to move by: ${singles}${together}. ` +
+    "Click a stack or your hand, then the lit shell of the value you want to move."
+  );
 }
 
 // Each seat's colour (the colour of the coins it moves; in teams, the team's), for the page's seat bars

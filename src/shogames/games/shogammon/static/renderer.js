@@ -266,6 +266,30 @@ function dieMapLegend(view, x, y) {
   return { svg: out, height: h };
 }
 
+// The die map as HTML, for a board drawn small (renderer.css shows it, and hides the drawing's, where the
+// board is narrow: a 976-unit drawing on a phone draws the map's labels 3-5 CSS px). The same rows: the
+// face, the kinds it moves, their names; the faces of the dice to play are marked.
+export function legend(view, options = {}) {
+  const terminal = view.terminal || (options.over ?? false);
+  const live = new Set(terminal ? [] : view.dice || []);
+  let rows = "";
+  for (const entry of view.die_map) {
+    // The face as its number on a small die (no second <svg> in the board: the page finds the board's).
+    const face = `<span class="die-map-face${entry.face === 1 ? " one" : ""}">${entry.face}</span>`;
+    const names = entry.kinds.map((k) => NAMES[k] || k).join(", ");
+    rows +=
+      `<li class="die-map-row${live.has(entry.face) ? " live" : ""}" data-face="${entry.face}">${face}` +
+      `<span class="die-map-kinds">${esc(entry.kinds.join(" "))}</span>` +
+      `<span class="die-map-names">${esc(names)}</span></li>`;
+  }
+  const foot = view.strict_dice ? "strict dice · promoted pieces keep the face" : "promoted pieces keep the face";
+  return (
+    `<section class="die-map-list" aria-label="die map">` +
+    `<p class="die-map-title">Die map: the pieces each face moves</p>` +
+    `<ol>${rows}</ol><p class="die-map-foot">${esc(foot)}</p></section>`
+  );
+}
+
 function defs() {
   return (
     `<defs>` +
