@@ -25,13 +25,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import shogames  # noqa: E402
-from render_agreement import renderer_page  # noqa: E402
-from shogames.core.chance import sample_chance  # noqa: E402
-from shogames.core.protocol import CHANCE  # noqa: E402
-from shogames.core.registry import game_class  # noqa: E402
-from shogames.games import BUILTIN_GAMES  # noqa: E402
-from shogames.server.views import views_for  # noqa: E402
+import shogames
+from render_agreement import renderer_page
+from shogames.core.chance import sample_chance
+from shogames.core.protocol import CHANCE
+from shogames.core.registry import game_class
+from shogames.games import BUILTIN_GAMES
+from shogames.server.views import views_for
 
 
 def positions(game_id: str, count: int, seed: int) -> list[dict[str, Any]]:

@@ -311,7 +311,12 @@ def test_the_analysis_flags_a_blunder(client: TestClient) -> None:
 
 
 def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestClient) -> None:
-    """Issue 14: the browser's analysis uses a game's kernel, deeper in the same time; else the reference."""
+    """Issue 14: the browser's analysis uses a game's kernel, deeper in the same time; else the reference.
+
+    Since the game review (issue "Study in the browser", item 2) it is the review's searcher: the strongest
+    level's (its spec and node budget), with the review's time a position, not a depth of its own.
+    """
+    from shogames.agents.levels import STRONGEST, level_spec
     from shogames.analysis import kernel_analyser
 
     for game_id in ("shobu", "sho"):
@@ -328,7 +333,8 @@ def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestCl
         assert answer.status_code == 200, answer.json()
         budget = answer.json()["budget"]
         assert budget["kernel"] == (kernel_analyser(game, 1) is not None)
-        assert budget["depth"] == (8 if budget["kernel"] else 2)
+        assert budget["searcher"] == level_spec(STRONGEST, game_id, kernel=budget["kernel"])
+        assert all(move["kernel"] == budget["kernel"] for move in answer.json()["moves"])
 
 
 def test_the_analysis_of_a_game_too_long_for_the_kernel(client: TestClient) -> None:

@@ -209,11 +209,11 @@ def test_greedy_follows_its_own_turn() -> None:
 
 
 def test_levels_exist_for_every_game_and_reject_parameters() -> None:
-    assert level_names()[:4] == ["random", "easy", "medium", "hard"]
+    assert level_names() == ["beginner", "easy", "medium", "hard", "expert", "master"]
     for game_id in GAMES:
         for level in level_names():
             agent = make_agent(level, 1, game=game_id)
-            assert agent.name == level
+            assert agent.name == level  # on the kernel: a reference agent would say so in its name
     with pytest.raises(SettingsError, match="takes no parameters"):
         make_agent("hard:depth=3", 1, game="shobu")
 
@@ -227,5 +227,5 @@ def test_agent_specs_are_checked() -> None:
     with pytest.raises(SettingsError, match="key=value"):
         make_agent("mcts:iterations")
     budgeted = make_agent("hard", 1, game="shobu", budget={"seconds": "0.5"})
-    assert budgeted.name == "hard(alphabeta:depth=3,nodes=10000,seconds=0.5)"
+    assert (budgeted.name, budgeted.budget) == ("hard", {"seconds": "0.5"})  # type: ignore[attr-defined]
     assert make_agent("random", 1, budget={"seconds": "1"}).name == "random"

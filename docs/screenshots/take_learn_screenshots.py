@@ -2,7 +2,7 @@
 
 Starts ``shogames serve`` on a fresh SQLite file and photographs, in Chromium: a rules page
 (``rules-<game>.png``), a lesson after a wrong try (``lesson-<game>.png``), a game on a phone
-(390×844) after a few moves (``phone-<game>.png``), the analysis of a Shobu game between the computer's
+(390×844) after a few moves (``phone-<game>.png``), the review of a Shobu game between the computer's
 easy and hard levels in the record viewer (``analysis.png``), and a draw offer as the other player sees it
 (``draw-offer.png``).
 
@@ -97,7 +97,10 @@ def phone(base: str, browser: object, game: str) -> None:
 
 
 def analysis(page: Page, base: str) -> None:
-    """A Shobu game between two computer levels, analysed in the record viewer: the graph and the flags."""
+    """A Shobu game between two computer levels, reviewed in the record viewer, with a better move shown.
+
+    The graph and the flags, and the position before the first flagged move with its better move marked.
+    """
     created = httpx.post(
         f"{base}/api/games",
         json={"game": "shobu", "seats": [{"kind": "ai", "agent": "easy"}, {"kind": "ai", "agent": "hard"}]},
@@ -109,9 +112,8 @@ def analysis(page: Page, base: str) -> None:
         time.sleep(0.5)
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.goto(f"{base}/viewer?game={created['id']}")
-    page.locator("#analyse").click()
-    page.locator("#graph svg").wait_for(timeout=120_000)
-    page.locator("#graph circle.point").nth(9).click()
+    page.locator("#analysis-status").filter(has_text="moves analysed").wait_for(timeout=120_000)
+    page.locator("#mistakes button").first.click()  # the position before it, its better move marked
     page.screenshot(path=str(HERE / "analysis.png"), full_page=True)
 
 

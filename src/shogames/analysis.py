@@ -12,6 +12,12 @@ values are exact at one depth. Elsewhere (with ``kernel=False``, or at a positio
 for the kernel's integers) the analysing agent is the reference
 :class:`~shogames.agents.AlphaBetaAgent`, which values every legal move exactly (``exact_root``). Nothing
 here names a game.
+
+A *review* (:func:`review_moves`, the web app's game review) analyses the same way and adds, for each
+move, the depth reached and a value to draw (:attr:`ReviewedMove.value`): the played move's value at the
+deepest completed depth averaged with its value one decision shallower, so that the graph of a game does
+not jump up and down with whose move the search's horizon falls after (the odd-even effect of a
+depth-limited search); a forced result (a value beyond :data:`FORCED`) is drawn as it is.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ MISTAKE: float = 0.1
 """The default loss of value that flags a move as a mistake."""
 BLUNDER: float = 0.3
 """The default loss of value that flags a move as a blunder."""
+FORCED: float = 0.99
+"""A value beyond this (either way) is a forced result, which a deeper search does not change (the
+alpha-beta agent's own rule)."""
 
 
 @dataclass
@@ -54,6 +63,26 @@ class MoveAnalysis:
         if self.loss >= mistake:
             return "mistake"
         return ""
+
+
+@dataclass
+class ReviewedMove(MoveAnalysis):
+    """One reviewed move: a :class:`MoveAnalysis` with the seat, the depth reached and the value to draw.
+
+    ``played_value``, ``best_value`` and ``value`` are the mover's (from -1, lost, to +1, won).
+    """
+
+    seat: int
+    """The seat that played it."""
+    depth: int
+    """The depth (in decisions) at which the played and best moves were both valued."""
+    value: float
+    """The played move's value to draw: at :attr:`depth` averaged with one decision shallower, or as it is
+    where it is a forced result or the depth is 1 (see the module's docstring)."""
+    best_move: Any
+    """The best move itself (``best`` is its text)."""
+    kernel: bool
+    """Whether the game's compiled kernel searched it (else the reference agent did)."""
 
 
 def analyse_state(agent: AlphaBetaAgent, state: State[Any], played: Any) -> tuple[float, Any, float]:
@@ -166,3 +195,106 @@ def analyse_moves(
         if progress is not None:
             progress(done, len(pairs))
     return results
+
+
+def review_moves(
+    pairs: Sequence[tuple[State[Any], Any]],
+    *,
+    depth: int = 64,
+    nodes: int = 0,
+    seconds: float = 0.0,
+    kernel: bool = True,
+    plies: Sequence[int] | None = None,
+) -> list[ReviewedMove]:
+    """Review each move a seat played in ``pairs`` (a position and the move played there, of one game).
+
+    The analysis of :func:`analyse_moves` (the kernel's searcher where the game has one and holds the
+    position, else the reference agent valuing every root move) with what a review draws: the seat, the
+    depth reached and the value to draw (:class:`ReviewedMove`).
+
+    Args:
+        pairs: positions with the move played there, all of one game; chance outcomes are skipped.
+        depth: the deepest iteration, in decisions.
+        nodes: the most positions searched per position (0: no limit).
+        seconds: the most seconds a position's search may take (0: no limit); valuing the best move and
+            the move played to the depth reached comes on top (a small part of it).
+        kernel: search with the game's compiled kernel where it has an alpha-beta searcher.
+        plies: the number of each pair's move in its record (a record that starts from a Position counts
+            from 1 there); by default the state's ply + 1.
+    """
+    if plies is not None and len(plies) != len(pairs):
+        raise ValueError(f"{len(plies)} ply numbers for {len(pairs)} positions")
+    if not pairs:
+        return []
+    game = pairs[0][0].game
+    searcher = kernel_analyser(game, depth) if kernel else None
+    compiled = game.kernel
+    agent = AlphaBetaAgent(seed=0, depth=depth, nodes=nodes, seconds=seconds)
+    agent.exact_root = True
+    names = game.player_names
+    results: list[ReviewedMove] = []
+    for index, (state, move) in enumerate(pairs):
+        mover = state.to_move
+        if mover is None or mover == CHANCE:
+            continue
+        compiled_here = searcher is not None and compiled is not None and compiled.holds(state)
+        if searcher is not None and compiled_here:
+            played_value, best, best_value, reached = analyse_with_kernel(
+                searcher, state, move, nodes=nodes, seconds=seconds
+            )
+            value = played_value
+            if reached > 1 and abs(played_value) <= FORCED:
+                shallower = searcher.value_of(state, move, depth=reached - 1)
+                if shallower is not None and abs(shallower) <= FORCED:
+                    value = (played_value + shallower) / 2
+        else:
+            played_value, best, best_value = analyse_state(agent, state, move)
+            reached = max(agent.last_depth, 1)
+            value = played_value
+        results.append(
+            ReviewedMove(
+                ply=state.ply + 1 if plies is None else plies[index],
+                mover=names[mover],
+                played=state.move_to_text(move),
+                played_value=played_value,
+                best=state.move_to_text(best),
+                best_value=best_value,
+                seat=mover,
+                depth=reached,
+                value=value,
+                best_move=best,
+                kernel=compiled_here,
+            )
+        )
+    return results
+
+
+def value_move(state: State[Any], move: Any, *, depth: int, kernel: bool = True) -> float:
+    """``move``'s value at ``state`` for its mover, searched ``depth`` decisions with it alone at the root.
+
+    Exact at that depth, so it compares with a :class:`ReviewedMove`'s values at its
+    :attr:`~ReviewedMove.depth` (the review's *learn from your mistakes* values a learner's move so).
+
+    The kernel's searcher where :func:`review_moves` would use it (``kernel``, a game with an alpha-beta
+    kernel that holds the position), else the reference agent.
+
+    Raises:
+        ValueError: ``depth`` < 1, the game is over, chance is to move, or ``move`` is not legal there.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if state.to_move is None or state.to_move == CHANCE:
+        raise ValueError("only a seat's move at a position where it is to move has a value")
+    if move not in state.legal_moves():
+        raise ValueError(f"{state.move_to_text(move)} is not a legal move here")
+    game = state.game
+    searcher = kernel_analyser(game, depth) if kernel else None
+    compiled = game.kernel
+    if searcher is not None and compiled is not None and compiled.holds(state):
+        value = searcher.value_of(state, move, depth=depth)
+        if value is not None:
+            return value
+    agent = AlphaBetaAgent(seed=0, depth=depth)
+    agent.exact_root = True
+    agent.search(state, [move])
+    return agent.last_scores[move]

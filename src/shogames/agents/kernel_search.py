@@ -63,13 +63,24 @@ class _KernelAgent(Agent):
 
     def _search(self, state: State[MoveT], work: int, seconds: float) -> MoveT:
         if self.noise and self.rng.random() < self.noise:
-            moves = state.legal_moves()
             self.last_result = None
-            return moves[self.rng.randrange(len(moves))]
+            return self._random_move(state)
         result = self._searcher(state.game).search(state, work=work, seconds=seconds)
         self.last_result = result
         move: MoveT = result.move
         return move
+
+    def _random_move(self, state: State[MoveT]) -> MoveT:
+        """A random legal move, but a move that wins at once where there is one (as ``greedy`` plays)."""
+        moves = state.legal_moves()
+        seat = state.to_move
+        assert seat is not None and seat >= 0, "agents are asked only where a seat is to move"
+        top = state.game.max_utility
+        for move in moves:
+            after = state.play_unchecked(move)
+            if after.is_terminal() and after.returns()[seat] >= top:
+                return move
+        return moves[self.rng.randrange(len(moves))]
 
     def reset(self) -> None:
         """Clear the searchers' tables before a new game."""
@@ -85,7 +96,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
         depth: the deepest iteration.
         nodes: the most positions searched per move (0: no limit).
         seconds: the most seconds per move (0: no limit); with neither limit, 1,000,000 nodes.
-        noise: the probability of playing a uniformly random legal move instead of searching (0 to 1).
+        noise: the probability of playing a uniformly random legal move instead of searching (0 to 1);
+            a move that wins at once is still played.
     """
 
     name = "kernel-alphabeta"

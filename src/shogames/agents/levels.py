@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from shogames.agents.base import Agent, make_with_budget, parse_agent_spec, register_level
 from shogames.core.errors import SettingsError
-from shogames.core.kernel import kernels_enabled
+from shogames.core.kernel import KernelUnavailableError, kernels_enabled
 from shogames.core.protocol import Game, MoveT, State
 from shogames.core.registry import game_class
 
@@ -258,6 +258,11 @@ class LevelAgent(Agent):
 
     def _for(self, game: Game[Any]) -> Agent:
         use_kernel = self.on_kernel and has_kernel_levels(game.id) and game.kernel is not None
+        if use_kernel:
+            try:  # a kernel may lack the level's searcher (a game's kernel of playouts only)
+                self._agent(True).check_game(game)
+            except KernelUnavailableError:
+                use_kernel = False
         if self.on_kernel and not use_kernel:
             self.on_kernel = False
             self.name = self._name()

@@ -117,6 +117,10 @@ class Game(ABC, Generic[StateT]):
     """The pure-Python agent spec of each level (``"hard": "alphabeta:depth=2"``), where this game's differs
     from the default, played where the kernel is missing (no numba, kernels off, settings it does not
     cover)."""
+    move_theme_names: ClassVar[Mapping[str, str]] = {}
+    """Every theme :meth:`State.move_themes` can name in this game, each with a line for people
+    (``"push-off": "a stone is pushed off its board"``); puzzles are tagged with them
+    (``docs/puzzles.md``)."""
     view_module: ClassVar[str | None] = None
     """The module that shows the game in the browser (``"shogames.games.shoo.view"``), imported only by
     the web app; ``None`` shows the position text with every move as a button. ``docs/adding-a-game.md``
@@ -406,6 +410,16 @@ class State(ABC, Generic[MoveT]):
         players = self.game.num_players
         if not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"a seat is an int from 0 to {players - 1}, got {seat!r}")
+
+    def move_themes(self, move: MoveT) -> tuple[str, ...]:
+        """What ``move``, a legal move of a seat here, does that a puzzle can be about: theme names.
+
+        Each name is a key of :attr:`Game.move_theme_names` (a push-off in Shobu, a shoo in Shoo, a kill
+        in Sho, a point capture in Shogammon), found from the state's facts before and after the move,
+        never from text. The puzzles (:mod:`shogames.puzzles`) tag a solution with them. This default
+        names none.
+        """
+        return ()
 
     def diagram(self) -> str:
         """A picture of the position in plain text for terminals; games draw their own board."""

@@ -2,7 +2,8 @@
 
 The routes are in :mod:`~shogames.server.pages` (the home page, a game's page, the viewer),
 :mod:`~shogames.server.api` (the JSON API), :mod:`~shogames.server.sockets` (a game's WebSocket) and
-:mod:`~shogames.server.learn` (rules pages, lessons, hints and analysis); running the app is in
+:mod:`~shogames.server.learn` (rules pages, lessons, hints and analysis), with
+:mod:`~shogames.server.analysis_board` (the analysis board's page and API); running the app is in
 :mod:`~shogames.server.serving`. This module puts them together with the game service and the engine's
 workers, which start and stop with the app.
 
@@ -36,6 +37,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from shogames.agents.base import parse_agent_spec
 from shogames.core.protocol import State
+from shogames.server.analysis_board import SEARCH_BURST, SEARCH_PER_MINUTE, analysis_board_router
 from shogames.server.api import api_router, error_response
 from shogames.server.db import DEFAULT_DATABASE_URL, migrate, open_database
 from shogames.server.engine import Engine, EngineBusyError
@@ -52,6 +54,7 @@ from shogames.server.limits import (
     TokenBucket,
 )
 from shogames.server.pages import pages_router
+from shogames.server.puzzles import puzzles_router
 from shogames.server.service import AI, PERSON, GameService, ServiceError, choose_move
 from shogames.server.sockets import socket_router
 from shogames.server.views import game_assets
@@ -92,6 +95,7 @@ def create_app(
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     game_quota: Quota | None = None
     socket_quota: Quota | None = None
+    search_quota: Quota | None = None  # the analysis board's searches (server/analysis_board.py)
     if quotas is not None and shared_quotas:
 
         def sessions() -> Any:
@@ -101,9 +105,11 @@ def create_app(
         socket_quota = SharedTokenBucket(
             "WebSockets", quotas.sockets_burst, quotas.sockets_per_minute, sessions
         )
+        search_quota = SharedTokenBucket("board searches", SEARCH_BURST, SEARCH_PER_MINUTE, sessions)
     elif quotas is not None:
         game_quota = TokenBucket("new games", quotas.games_burst, quotas.games_per_minute)
         socket_quota = TokenBucket("WebSockets", quotas.sockets_burst, quotas.sockets_per_minute)
+        search_quota = TokenBucket("board searches", SEARCH_BURST, SEARCH_PER_MINUTE)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -158,6 +164,8 @@ def create_app(
 
     app = FastAPI(title="shogames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.include_router(learn_router())  # rules pages, lessons, hints (server/learn.py)
+    app.include_router(puzzles_router())  # puzzle pages and their ratings (server/puzzles.py)
+    app.include_router(analysis_board_router(search_quota))  # the analysis board (server/analysis_board.py)
     app.mount("/static/games", game_assets(), name="game-static")  # before /static, which would match first
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages_router(templates))

@@ -14,9 +14,9 @@ Study work is fair between clients. A client (an address) may have at most :data
 running or waiting (a hint, an analysis, a replay each count one); beyond that it is refused with 429. A
 free study worker goes to the waiting client served least recently (:class:`FairTurns`), not to whoever
 asked first, so one client's queue of work cannot hold back another's hint for long; and a long analysis
-is cut into pieces (``ANALYSIS_PIECE`` positions each, in :mod:`shogames.server.learn`), each waiting for
-its turn, so other clients' work runs between them. The games between computer players count as one
-client (:data:`COMPUTER_GAMES`): people's work is not held back by theirs.
+is cut into pieces (a game review's, :mod:`shogames.server.review`: 4 positions, then 8 at a time), each
+waiting for its turn, so other clients' work runs between them. The games between computer players count
+as one client (:data:`COMPUTER_GAMES`): people's work is not held back by theirs.
 
 With ``address`` (``shogames serve --engine-address``) both pools' calls run as Ray tasks on a cluster's
 engine workers instead (:class:`~shogames.server.remote_engine.RayPool`), with the same priorities, turns
@@ -92,7 +92,12 @@ def warm_worker() -> None:
     from shogames.kernels.warm import warm_kernels
 
     # The agents, the analysis and the records' replay, imported here rather than in a first call.
-    for module in ("shogames.agents", "shogames.analysis", "shogames.server.record_view"):
+    for module in (
+        "shogames.agents",
+        "shogames.analysis",
+        "shogames.server.record_view",
+        "shogames.server.board_search",  # the analysis board's searches
+    ):
         importlib.import_module(module)
 
     warm_kernels()

@@ -125,6 +125,8 @@ def lesson_view(game_id: str, lesson: Lesson) -> dict[str, Any]:
         "task": lesson.task,
         "topics": [rule_topics(game_id).get(topic, topic) for topic in lesson.topics],
         "view": views_for(game_id).position_view(state),
+        "position_text": state.to_text(),  # with the settings, for the analysis board's link
+        "settings": lesson.settings,
         "names": list(game.player_names),
         "to_move": state.to_move,
         "legal": legal_move_views(state),

@@ -101,6 +101,7 @@ def snapshot_body(live: LiveGame) -> dict[str, Any]:
         "ply": len(live.plies),
         "to_move": state.to_move if live.is_active else None,
         "position": views_for(game.id).position_view(state),
+        "position_text": state.to_text(),  # for the analysis board's link
         "legal": legal_move_views(state) if live.is_active else [],
         "last": _last_targets(live, len(live.plies)),
         "moves": [
@@ -123,6 +124,7 @@ def _step(ply: int, state: State[Any], last: list[str]) -> dict[str, Any]:
         "ply": ply,
         "to_move": state.to_move,
         "position": views_for(state.game.id).position_view(state),
+        "position_text": state.to_text(),  # for the analysis board's link
         "last": last,
     }
 

@@ -39,6 +39,7 @@ from shogames.core.protocol import Game, State
 from shogames.core.registry import available_games, game_class
 from shogames.core.settings import SettingValue, format_settings, parse_settings_text
 from shogames.records import Record, game_from_record, read_records, replay
+from shogames.ui.puzzles_command import build_puzzles, puzzles_command
 from shogames.ui.terminal import TerminalGame, mover_name
 
 PROG = "shogames"
@@ -1102,6 +1103,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None], Callable[[argparse.ArgumentParse
     ("arena", arena_command, _build_arena),
     ("explore", explore_command, _build_explore),
     ("analyse", analyse_command, _build_analyse),
+    ("puzzles", puzzles_command, build_puzzles),
     ("warm", warm_command, _build_warm),
     ("serve", serve_command, _build_serve),
 )

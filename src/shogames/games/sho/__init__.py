@@ -376,6 +376,12 @@ class ShoGame(Game["ShoState"]):
         "expert": "alphabeta:depth=2",
         "master": "alphabeta:depth=2",
     }
+    move_theme_names: ClassVar[Mapping[str, str]] = {
+        "kill": "the stack lands on an enemy stack and sends its coins back to the hand",
+        "stack": "the stack lands on one of its own side's stacks",
+        "bear-off": "the stack reaches the goal and leaves the track",
+        "pa-ra": "the step's throws held a pa ra (1-1), whose value 2 the move may spend",
+    }
     view_module = "shogames.games.sho.view"
     render_module = "shogames.games.sho.render"
     setting_specs = _SETTINGS
@@ -1740,6 +1746,20 @@ class ShoState(State[ShoMove]):
 
     def _values_text(self) -> str:
         return ", ".join(map(str, self._values)) or "none"
+
+    def move_themes(self, move: ShoMove) -> tuple[str, ...]:
+        """``pa-ra`` in a step with a pa ra, and where the move lands: ``kill``, ``stack`` or ``bear-off``."""
+        themes = ["pa-ra"] if self._paras else []
+        if move.kind == MOVE:
+            landing = self._landing(self.side, self._size[move.source], move.source + sum(move.values))
+        elif move.kind == ENTER:
+            landing = self._landing(self.side, move.coins, sum(move.values))
+        else:
+            landing = None
+        named = {_KILL: "kill", _STACK: "stack", _OFF: "bear-off"}
+        if landing in named:
+            themes.append(named[landing])
+        return tuple(themes)
 
     def diagram(self) -> str:
         """The track as four lines of 16 positions, then each side's hand and borne-off coins."""

@@ -70,6 +70,7 @@ seats 2 and 4, otherwise the side is the seat), and ``goal``.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from shogames.core.protocol import CHANCE, State
@@ -224,3 +225,124 @@ def move_note(before: State[Any], move: Any, after: State[Any]) -> str | None:
     if after.paras == 0:
         return f"{who} threw {move.low}-{move.high} and has no legal move with it: the values are lost"
     return None
+
+
+def position_edits(state: State[Any], target: str) -> list[tuple[str, str]]:
+    """What a click on ``target`` can change, for the analysis board's editor: (label, new position text).
+
+    Coins are never made or lost: each side has its coins in hand, on the track or borne off.
+
+    - ``shell:<n>``: on an empty position, a stack of one coin of a side from its hand; on a stack, one
+      coin more or fewer (to and from its side's hand), the whole stack back to its hand, or the stack
+      given to another side (coins swapped between the hands);
+    - ``hand:<side>``: one coin of the hand borne off, or one borne-off coin back in hand;
+    - ``goal``: the same for each side;
+    - the whole position (``""``): each seat to throw (the turn starts afresh: no values, no pa ra).
+
+    Positions are written from :attr:`ShoState.position` by the game (the winner judged again from the
+    borne-off coins); one its reader refuses is not offered.
+
+    Raises:
+        AssertionError: ``state`` is not a Sho state.
+    """
+    assert isinstance(state, ShoState)
+    game = state.game
+    position = state.position
+    names = game.player_names
+
+    def side_name(side: int) -> str:
+        return " and ".join(names[seat] for seat in range(game.players) if game.side_of(seat) == side)
+
+    def written(**changes: Any) -> str:
+        edited = dataclasses.replace(position, winner=None, placed=(), **changes)
+        return game.state_from_position(edited).to_text()
+
+    def with_counts(hand: list[int], off: list[int], owner: list[int], size: list[int], **more: Any) -> str:
+        entered = tuple(
+            position.entered[side] or off[side] > 0 or side in owner for side in range(game.num_sides)
+        )
+        return written(
+            hand=tuple(hand), off=tuple(off), owner=tuple(owner), size=tuple(size), entered=entered, **more
+        )
+
+    hand, off = list(position.hand), list(position.off)
+    owner, size = list(position.owner), list(position.size)
+    edits: list[tuple[str, str]] = []
+    if target == "":
+        for seat in range(game.players):
+            if seat == position.seat and position.phase == "throw":
+                continue
+            turn = {"values": (), "paras": 0, "first": None, "moved": -1, "bonus": False, "banked": 0}
+            edits.append((f"{names[seat]} to throw", written(seat=seat, phase="throw", **turn)))
+        return edits
+    if target.startswith("shell:") and target[6:].isdigit() and 0 < int(target[6:]) < game.goal:
+        spot = int(target[6:])
+        shomo = position.shomo - {spot}
+        side, count = owner[spot], size[spot]
+        if side < 0:
+            for giver in range(game.num_sides):
+                if hand[giver] > 0:
+                    new_hand = hand.copy()
+                    new_hand[giver] -= 1
+                    placed = with_counts(new_hand, off, _set(owner, spot, giver), _set(size, spot, 1))
+                    edits.append((f"{side_name(giver)}: a coin here", placed))
+            return edits
+        if hand[side] > 0:
+            new_hand = hand.copy()
+            new_hand[side] -= 1
+            edits.append(("one coin more", with_counts(new_hand, off, owner, _set(size, spot, count + 1))))
+        new_hand = hand.copy()
+        new_hand[side] += count
+        cleared_owner, cleared_size = _set(owner, spot, -1), _set(size, spot, 0)
+        if count > 1:
+            one_back = hand.copy()
+            one_back[side] += 1
+            edits.append(("one coin fewer", with_counts(one_back, off, owner, _set(size, spot, count - 1))))
+        edits.append(
+            ("back to the hand", with_counts(new_hand, off, cleared_owner, cleared_size, shomo=shomo))
+        )
+        for other in range(game.num_sides):
+            if other != side and hand[other] >= count:
+                swapped = new_hand.copy()
+                swapped[other] -= count
+                edits.append(
+                    (
+                        f"make it {side_name(other)}'s",
+                        with_counts(swapped, off, _set(owner, spot, other), size, shomo=shomo),
+                    )
+                )
+        return edits
+    if target.startswith("hand:") and target[5:].isdigit() and int(target[5:]) < game.num_sides:
+        sides = [int(target[5:])]
+    elif target == "goal":
+        sides = list(range(game.num_sides))
+    else:
+        return []
+    for side in sides:
+        who = f"{side_name(side)}: " if target == "goal" else ""
+        if hand[side] > 0:
+            edits.append(
+                (
+                    f"{who}bear a coin off",
+                    with_counts(
+                        _set(hand, side, hand[side] - 1), _set(off, side, off[side] + 1), owner, size
+                    ),
+                )
+            )
+        if off[side] > 0:
+            edits.append(
+                (
+                    f"{who}a borne-off coin back in hand",
+                    with_counts(
+                        _set(hand, side, hand[side] + 1), _set(off, side, off[side] - 1), owner, size
+                    ),
+                )
+            )
+    return edits
+
+
+def _set(values: list[int], index: int, value: int) -> list[int]:
+    """A copy of ``values`` with ``values[index]`` set to ``value``."""
+    copy = values.copy()
+    copy[index] = value
+    return copy

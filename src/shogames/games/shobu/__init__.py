@@ -449,6 +449,10 @@ class ShobuGame(Game["ShobuState"]):
     blurb = "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour"
     display_order = 2
     agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=10000000"}
+    move_theme_names: ClassVar[Mapping[str, str]] = {
+        "push-off": "the aggressive stone pushes an enemy stone off its board",
+        "push": "the aggressive stone pushes an enemy stone along its board",
+    }
     view_module = "shogames.games.shobu.view"
     render_module = "shogames.games.shobu.render"
     setting_specs = (
@@ -946,6 +950,16 @@ class ShobuState(State[ShobuMove]):
                 "stones, or pushes a stone onto another stone"
             )
         return "the turn is not among the legal moves"
+
+    def move_themes(self, move: ShobuMove) -> tuple[str, ...]:
+        """``push-off`` where the turn pushes an enemy stone off its board, ``push`` where one stays on it."""
+        if move.is_pass:
+            return ()
+        after = self.play_unchecked(move)
+        before_opp, after_opp = (self.white, after.white) if self.side == BLACK else (self.black, after.black)
+        if after_opp.bit_count() < before_opp.bit_count():
+            return ("push-off",)
+        return ("push",) if after_opp != before_opp else ()
 
     def diagram(self) -> str:
         """The four boards as text, White's homeboards on top, ``b``/``w`` stones, and who moves."""

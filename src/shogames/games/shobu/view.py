@@ -56,6 +56,7 @@ from shogames.games.shobu import (
     FILE_NAMES,
     WHITE,
     ShobuMove,
+    ShobuPosition,
     ShobuState,
     square_name,
 )
@@ -168,3 +169,58 @@ def last_move_targets(state: State[Any], move: Any) -> tuple[str, ...]:
     changed = stones_before ^ stones_after  # the pushed stone's old square, and its new one if on board
     pushed = [square_target(bit) for bit in range(64) if changed >> bit & 1]
     return (*clicks, square_target(landed), *pushed)
+
+
+def _square_bit(target: str) -> int | None:
+    """The bit of a square target ``sq:<board>:<square>`` (``sq:BD:a1``), or ``None`` for another target."""
+    parts = target.split(":")
+    if len(parts) != 3 or parts[0] != "sq" or parts[1] not in BOARD_NAMES or len(parts[2]) != 2:
+        return None
+    file, rank = parts[2][0], parts[2][1]
+    if file not in FILE_NAMES or rank not in "1234":
+        return None
+    return 16 * BOARD_NAMES.index(parts[1]) + 4 * (int(rank) - 1) + FILE_NAMES.index(file)
+
+
+def position_edits(state: State[Any], target: str) -> list[tuple[str, str]]:
+    """What a click on ``target`` can change, for the analysis board's editor: (label, new position text).
+
+    A square: a Black or a White stone put there, or the stone there taken away or turned into the other
+    colour. The whole position (``target == ""``): the other side to move, and the turn count set back to
+    0 when it is not. The positions are written from :attr:`ShobuState.position` by the game; a change that
+    clears a board of the side that moved last is refused by the game's reader, so it is not offered.
+
+    Raises:
+        TypeError: ``state`` is not a Shobu state.
+    """
+    shobu = _shobu(state)
+    game = shobu.game
+    position = shobu.position
+    names = game.player_names
+
+    def written(black: int, white: int, side: int, turns: int) -> str:
+        return game.state_from_position(ShobuPosition(black, white, side, turns)).to_text()
+
+    if target == "":
+        edits = [
+            (
+                f"{names[1 - position.side]} to move",
+                written(position.black, position.white, 1 - position.side, position.turns),
+            )
+        ]
+        if position.turns:
+            edits.append(("turn count to 0", written(position.black, position.white, position.side, 0)))
+        return edits
+    bit = _square_bit(target)
+    if bit is None:
+        return []
+    mask = 1 << bit
+    black, white = position.black & ~mask, position.white & ~mask
+    stones = {"b": (black | mask, white), "w": (black, white | mask), "": (black, white)}
+    here = "b" if position.black & mask else "w" if position.white & mask else ""
+    labels = {"b": f"{names[BLACK]} stone", "w": f"{names[WHITE]} stone", "": "remove the stone"}
+    return [
+        (labels[kind], written(*stones[kind], position.side, position.turns))
+        for kind in ("b", "w", "")
+        if kind != here
+    ]

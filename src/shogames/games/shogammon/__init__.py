@@ -438,6 +438,14 @@ class ShogammonGame(Game["ShogammonState"]):
         "expert": "greedy",
         "master": "greedy",
     }
+    move_theme_names: ClassVar[Mapping[str, str]] = {
+        "point-capture": "two pieces take an enemy point together, with both dice",
+        "capture": "a piece takes an enemy piece standing alone",
+        "king-capture": "the enemy king is taken",
+        "promotion": "a piece promotes",
+        "drop": "a piece in hand is dropped onto the board",
+        "point": "a piece stacks on one of its own, making a point",
+    }
     view_module = "shogames.games.shogammon.view"
     render_module = "shogames.games.shogammon.render"
     kernel_module = "shogames.games.shogammon.kernel"
@@ -1231,6 +1239,34 @@ class ShogammonState(State[ShogammonMove]):
             "no rule allows it here (an enemy point needs two of your pieces with both dice; a die that can "
             "be played must be)"
         )
+
+    def move_themes(self, move: ShogammonMove) -> tuple[str, ...]:
+        """What the move takes or makes, as themes.
+
+        ``point-capture``, ``capture`` or ``king-capture``, ``promotion``, ``drop`` and ``point`` (a piece
+        stacked on its own).
+        """
+        if move.kind == PAIR:
+            themes = ["point-capture"]
+            if abs(self._lower[move.to]) == KING or abs(self._upper[move.to]) == KING:
+                themes.append("king-capture")
+            if move.promote or move.promote2:
+                themes.append("promotion")
+            return tuple(themes)
+        if move.kind != ACT:
+            return ()
+        if move.drop:
+            return ("drop", "point") if self._lower[move.to] else ("drop",)
+        sign = 1 if self._side == BLACK else -1
+        themes = []
+        target = self._lower[move.to]
+        if target * sign < 0:
+            themes.append("king-capture" if abs(target) == KING else "capture")
+        elif target:
+            themes.append("point")
+        if move.promote:
+            themes.append("promotion")
+        return tuple(themes)
 
     def diagram(self) -> str:
         """The board (points as [XY], bottom first), both hands and the dice left."""

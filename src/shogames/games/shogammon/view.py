@@ -55,23 +55,32 @@ only one kind of move is left; each later click is asked only when the moves sti
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, State
 from shogames.games.shogammon import (
     ACT,
+    BISHOP,
     BLACK,
     FILE_NAMES,
     KING,
+    KNIGHT,
+    LANCE,
     LETTERS,
     LOSE,
     PAIR,
+    PAWN,
     PROMOTED,
     RANK_NAMES,
     ROLL,
+    ROOK,
+    SILVER,
     WHITE,
     ShogammonMove,
     ShogammonState,
+    parse_square,
     square_name,
 )
 
@@ -253,3 +262,131 @@ def move_note(before: State[Any], move: Any, after: State[Any]) -> str | None:
         dice.remove(move.die)
         return f"{who}'s other die, the {dice[0]}, has no play after that move: it is lost"
     return None
+
+
+_KIND_NAMES = {
+    1: "pawn",
+    2: "lance",
+    3: "knight",
+    4: "silver",
+    5: "gold",
+    6: "bishop",
+    7: "rook",
+    8: "king",
+    9: "tokin",
+    10: "promoted lance",
+    11: "promoted knight",
+    12: "promoted silver",
+    14: "horse",
+    15: "dragon",
+}
+"""The editor's names of the kinds, promoted ones included (a dragon is a promoted rook)."""
+
+
+def position_edits(state: State[Any], target: str) -> list[tuple[str, str]]:
+    """What a click on ``target`` can change, for the analysis board's editor: (label, new position text).
+
+    - an empty square (``sq:5e``): any piece of either side put there, promoted or not;
+    - a single piece: taken away, promoted or demoted, given to the other side, or made a point by a
+      second piece of its side put on top;
+    - a point: its top piece taken away, both taken away, or the two swapped;
+    - a piece in hand (``hand:<seat>:<letter>``): one more or one fewer;
+    - the whole position (``""``): the other side to roll, the dice to roll again, the board emptied but
+      for the kings (to set up a position from scratch), and one more piece of any kind in either hand.
+
+    Positions are written from :attr:`ShogammonState.position` by the game (the winner judged again from
+    the kings); one its reader refuses (a piece that could never move, more pieces of a kind than a shogi
+    set has, a missing or doubled king) is not offered.
+
+    Raises:
+        TypeError: ``state`` is not a Shogammon state.
+    """
+    s = _shogammon(state)
+    game = s.game
+    position = s.position
+    names = game.player_names
+
+    def written(**changes: Any) -> str:
+        edited = dataclasses.replace(position, winner=None, end=None, **changes)
+        return game.state_from_position(edited).to_text()
+
+    def piece_name(piece: int) -> str:
+        return f"{names[BLACK if piece > 0 else WHITE]} {_KIND_NAMES[abs(piece)]}"
+
+    if target == "":
+        edits = [
+            (f"{names[1 - position.side]} to roll", written(side=1 - position.side, dice=())),
+        ]
+        if position.dice:
+            edits.append(("dice to roll again", written(dice=())))
+        kings = tuple(
+            top if abs(top) == KING else bottom if abs(bottom) == KING else 0
+            for bottom, top in zip(position.lower, position.upper, strict=True)
+        )
+        if (kings, (0,) * 81) != (position.lower, position.upper):
+            edits.append(("empty the board but the kings", written(lower=kings, upper=(0,) * 81)))
+        for seat in (BLACK, WHITE):
+            for letter in HAND_ORDER:
+                index = 8 * seat + LETTERS.index(letter)
+                hands = list(position.hands)
+                hands[index] += 1
+                edits.append(
+                    (
+                        f"{names[seat]}'s hand: one more {_KIND_NAMES[LETTERS.index(letter)]}",
+                        written(hands=tuple(hands)),
+                    )
+                )
+        return edits
+    if target.startswith("hand:"):
+        parts = target.split(":")
+        if len(parts) != 3 or parts[1] not in ("0", "1") or len(parts[2]) != 1 or parts[2] not in HAND_ORDER:
+            return []
+        index = 8 * int(parts[1]) + LETTERS.index(parts[2])
+        edits = []
+        for change, label in ((1, "one more"), (-1, "one fewer")):
+            hands = list(position.hands)
+            hands[index] += change
+            if hands[index] >= 0:
+                edits.append((label, written(hands=tuple(hands))))
+        return edits
+    if not target.startswith("sq:"):
+        return []
+    try:
+        square = parse_square(target[3:])
+    except ShogamesError:
+        return []
+    lower, upper = list(position.lower), list(position.upper)
+    bottom, top = lower[square], upper[square]
+
+    def board(new_lower: int, new_upper: int) -> str:
+        return written(lower=_with(lower, square, new_lower), upper=_with(upper, square, new_upper))
+
+    edits = []
+    every = [sign * kind for sign in (1, -1) for kind in _KIND_NAMES]
+    if not bottom:
+        return [(piece_name(piece), board(piece, 0)) for piece in every]
+    if top:
+        return [
+            ("take the top piece away", board(bottom, 0)),
+            ("take both away", board(0, 0)),
+            ("swap the two", board(top, bottom)),
+        ]
+    edits.append(("take it away", board(0, 0)))
+    kind = abs(bottom)
+    sign = 1 if bottom > 0 else -1
+    if kind in (PAWN, LANCE, KNIGHT, SILVER, BISHOP, ROOK):
+        edits.append(("promote it", board(sign * (kind + PROMOTED), 0)))
+    elif kind > KING:
+        edits.append(("demote it", board(sign * (kind - PROMOTED), 0)))
+    edits.append((f"give it to {names[WHITE if bottom > 0 else BLACK]}", board(-bottom, 0)))
+    for piece in every:
+        if (piece > 0) == (bottom > 0):
+            edits.append((f"{piece_name(piece)} on top", board(bottom, piece)))
+    return edits
+
+
+def _with(values: list[int], index: int, value: int) -> tuple[int, ...]:
+    """``values`` as a tuple with ``values[index]`` set to ``value``."""
+    copy = values.copy()
+    copy[index] = value
+    return tuple(copy)

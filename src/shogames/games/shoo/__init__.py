@@ -380,6 +380,14 @@ class ShooGame(Game["ShooState"]):
     suggested_clock = SuggestedClock("per_move", seconds=60)  # the designers' limit of one minute a move
     agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=2000000"}
     reference_levels: ClassVar[Mapping[str, str]] = {"hard": "alphabeta:depth=2"}
+    move_theme_names: ClassVar[Mapping[str, str]] = {
+        "shoo": "the move shoos an enemy traveller (declares it shooed)",
+        "capture": "a traveller takes an enemy rider's horse",
+        "hush": "the opponent's last move is taken back",
+        "hold": "a free horse is held for the opponent's next turn",
+        "retire": "a free horse goes to the pasture for good",
+        "return": "a stabled traveller comes back onto the field",
+    }
     view_module = "shogames.games.shoo.view"
     render_module = "shogames.games.shoo.render"
     kernel_module = "shogames.games.shoo.kernel"
@@ -1963,6 +1971,17 @@ class ShooState(State[ShooMove]):
         if not self._game.towers or self._phase != _PLAY or self._end is not None:
             return ()
         return tuple(_TowersGenerator(self).shooed())
+
+    def move_themes(self, move: ShooMove) -> tuple[str, ...]:
+        """``shoo`` for a move that shoos, and the move's kind where it is a theme.
+
+        The kinds that are themes: ``capture``, ``hush``, ``hold``, ``retire`` and ``return``.
+        """
+        themes = ["shoo"] if move.shoo >= 0 else []
+        kinds = {CAPTURE: "capture", HUSH: "hush", HOLD: "hold", RETIRE: "retire", RETURN: "return"}
+        if move.kind in kinds:
+            themes.append(kinds[move.kind])
+        return tuple(themes)
 
     def diagram(self) -> str:
         """The field with both stables and pastures, the held horse, a pending shoo and what may be hushed."""

@@ -76,9 +76,12 @@ to shoo, or ``opt:no shoo`` for the move without a declaration.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
+from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, State
 from shogames.games.shoo import (
     CALL,
@@ -102,7 +105,9 @@ from shogames.games.shoo import (
     STEP,
     TOSS,
     ShooMove,
+    ShooPosition,
     ShooState,
+    parse_square,
     square_name,
 )
 
@@ -303,3 +308,158 @@ def move_clicks(state: State[Any], move: Any) -> tuple[str, ...]:
     elif move in context.declaring:
         clicks.append(NO_SHOO)
     return tuple(clicks)
+
+
+def position_edits(state: State[Any], target: str) -> list[tuple[str, str]]:
+    """What a click on ``target`` can change, for the analysis board's editor: (label, new position text).
+
+    - a square (``sq:e5``): a traveller on foot or a rider of either colour, or a free horse, put there
+      in place of what stands there; or what stands there taken away;
+    - a stable slot (``stable:<side>:horse`` or ``:traveller``) or a pasture (``pasture:<side>``): one
+      more or one fewer there;
+    - the whole position (``""``): the other side to move, or the field emptied (to set up a position
+      from scratch: the pieces on it leave the game); before the opening is over, the opening skipped
+      (South to move).
+
+    An edited position starts a fresh turn: no shoo declared, no hush to offer, no move barred, no pass
+    before it, and the held horse only where it still stands free. Positions are written from
+    :attr:`ShooState.position` by the game; one its reader refuses (more pieces than the game has, a
+    horse in a towers home area) is not offered.
+
+    Raises:
+        AssertionError: ``state`` is not a Shoo state.
+    """
+    assert isinstance(state, ShooState)
+    game = state.game
+    position = state.position
+    names = game.player_names
+
+    def colour(side: int) -> str:
+        return names[position.south if side == SOUTH else 1 - position.south]
+
+    def reads(text: str) -> bool:
+        try:
+            game.state_from_text(text)
+        except (ShogamesError, ValueError):
+            return False
+        return True
+
+    def written(**changes: Any) -> str:
+        edited = dataclasses.replace(
+            position, shoo=-1, hush=None, barred=frozenset(), passes=0, end=None, winner=None, **changes
+        )
+        if edited.held >= 0 and not edited.horses >> edited.held & 1:
+            edited = dataclasses.replace(edited, held=-1)
+        return game.state_from_position(edited).to_text()
+
+    if position.phase != "play":
+        if target != "":
+            return []
+        return [("skip the opening: South to move", written(phase="play", side=SOUTH, held=-1))]
+    if target == "":
+        edits = [
+            (
+                f"{SIDES[position.side ^ 1].title()} ({colour(position.side ^ 1)}) to move",
+                written(side=position.side ^ 1),
+            )
+        ]
+        if position.travellers != (0, 0) or position.horses:
+            edits.append(("empty the field", written(travellers=(0, 0), mounted=0, horses=0, held=-1)))
+        return edits
+    parts = target.split(":")
+    if parts[0] == "sq" and len(parts) == 2:
+        return _square_edits(position, parts[1], colour, written, reads)
+    if parts[0] in ("stable", "pasture") and len(parts) >= 2 and parts[1] in SIDES:
+        side = SIDES.index(parts[1])
+        field = "pasture" if parts[0] == "pasture" else f"stable_{parts[2] if len(parts) == 3 else ''}s"
+        if field not in ("pasture", "stable_horses", "stable_travellers"):
+            return []
+        counts: tuple[int, int] = getattr(position, field)
+        what = "retired horse" if field == "pasture" else field.removeprefix("stable_").removesuffix("s")
+        edits = []
+        for change, label in ((1, f"one more {what}"), (-1, f"one {what} fewer")):
+            if counts[side] + change >= 0:
+                new = list(counts)
+                new[side] += change
+                edits.append((label, written(**{field: tuple(new)})))
+        return edits
+    return []
+
+
+def _square_edits(
+    position: ShooPosition,
+    name: str,
+    colour: Callable[[int], str],
+    written: Callable[..., str],
+    reads: Callable[[str], bool],
+) -> list[tuple[str, str]]:
+    """The editor's changes of one square of the field (see :func:`position_edits`).
+
+    A piece put there when its side already has every traveller, or the game every horse, comes from a
+    stable: the side's own for a traveller, the side to move's (else the other's) for a horse.
+    """
+    try:
+        square = parse_square(name)
+    except ShogamesError:
+        return []
+    bit = 1 << square
+    travellers = [position.travellers[SOUTH] & ~bit, position.travellers[NORTH] & ~bit]
+    mounted, horses = position.mounted & ~bit, position.horses & ~bit
+    here: tuple[int | None, str] | None = None
+    for stander in (SOUTH, NORTH):
+        if position.travellers[stander] & bit:
+            here = (stander, "rider" if position.mounted & bit else "traveller")
+    if position.horses & bit:
+        here = (None, "horse")
+    edits = []
+    pieces: list[tuple[int | None, str]] = [
+        (SOUTH, "traveller"),
+        (SOUTH, "rider"),
+        (NORTH, "traveller"),
+        (NORTH, "rider"),
+        (None, "horse"),
+    ]
+    for side, piece in pieces:
+        if here == (side, piece):
+            continue
+        placed = list(travellers)
+        if side is not None:
+            placed[side] |= bit
+        board = {
+            "travellers": (placed[SOUTH], placed[NORTH]),
+            "mounted": mounted | (bit if piece == "rider" else 0),
+            "horses": horses | (bit if piece == "horse" else 0),
+        }
+        for stables in _stables_to_borrow(position, side, piece != "traveller"):
+            text = written(**board, **stables)
+            if reads(text):
+                label = "free horse" if side is None else f"{colour(side)} {piece}"
+                edits.append((label, text))
+                break
+    if here is not None:
+        edits.append(
+            (
+                "take it away",
+                written(travellers=(travellers[SOUTH], travellers[NORTH]), mounted=mounted, horses=horses),
+            )
+        )
+    return edits
+
+
+def _stables_to_borrow(position: ShooPosition, side: int | None, horse: bool) -> list[dict[str, Any]]:
+    """The stables as they are, then with the piece put on the field taken from a stable, in that order."""
+    choices: list[dict[str, Any]] = [{}]
+    travellers_from: list[dict[str, Any]] = [{}]
+    if side is not None and position.stable_travellers[side] > 0:
+        stable = list(position.stable_travellers)
+        stable[side] -= 1
+        travellers_from.append({"stable_travellers": (stable[SOUTH], stable[NORTH])})
+    horses_from: list[dict[str, Any]] = [{}]
+    if horse:
+        for giver in (position.side, position.side ^ 1):
+            if position.stable_horses[giver] > 0:
+                stable = list(position.stable_horses)
+                stable[giver] -= 1
+                horses_from.append({"stable_horses": (stable[SOUTH], stable[NORTH])})
+    choices = [{**traveller, **horse_from} for horse_from in horses_from for traveller in travellers_from]
+    return choices

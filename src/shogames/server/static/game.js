@@ -241,6 +241,15 @@ function render() {
   document.getElementById("resign").hidden = !(snap.status === "active" && mySeats.size > 0);
   drawDrawOffer();
   document.getElementById("analyse-link").hidden = snap.status === "active";
+  // The analysis board on the position shown; not during an online game (it would help one side).
+  const boardLink = document.getElementById("analysis-board-link");
+  boardLink.hidden = snap.status === "active" && snap.mode === "online";
+  const shownText = live ? snap.position_text : stepView.position_text;
+  boardLink.href = `/analysis/${snap.game.id}?${new URLSearchParams({ settings: snap.game.settings, position: shownText })}`;
+  // The review's "learn from your mistakes", for the seat of this page's token (the first, on one screen).
+  const learnLink = document.getElementById("learn-link");
+  learnLink.hidden = snap.status === "active" || mySeats.size === 0;
+  if (mySeats.size > 0) learnLink.href = `/viewer?game=${encodeURIComponent(gameId)}&learn=${Math.min(...mySeats.keys())}`;
   document.getElementById("rematch").hidden = !(snap.status !== "active" && mySeats.size > 0 && snap.mode !== "online");
   // Help for learners, never online (it would help one player against another).
   const helping = snap.status === "active" && mySeats.size > 0 && snap.mode !== "online";

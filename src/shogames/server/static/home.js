@@ -68,6 +68,7 @@ function fillRules() {
   lessonsLink.href = `/learn/${game.id}`;
   lessonsLink.textContent = `${guide?.lessons.length ?? 0} lessons`;
   lessonsLink.hidden = !guide?.lessons.length;
+  document.getElementById("analysis-link").href = `/analysis/${game.id}`; // the analysis board of this game
   document.getElementById("learn-links").hidden = !guide;
   refreshSeats();
 }

@@ -70,6 +70,8 @@ function open(id) {
     }
   }
   document.getElementById("lesson-task").textContent = lesson.task;
+  const boardLink = document.getElementById("analysis-board-link"); // the lesson's position, on the analysis board
+  boardLink.href = `/analysis/${gameId}?${new URLSearchParams({ settings: lesson.settings, position: lesson.position_text })}`;
   const topics = lesson.topics ?? [];
   document.getElementById("lesson-topics").textContent = topics.length ? `Rules taught here: ${topics.join("; ")}.` : "";
   verdict.textContent = "";

@@ -26,6 +26,18 @@ app serves that folder at ``/static/games/<game id>/`` (:func:`game_assets`).
 A game without a view module gets :mod:`shogames.server.views.generic`: its diagram as text and each
 legal move as a button, so every registered game can be played in the browser.
 
+A view module may also offer a graphical editor of positions for the analysis board
+(:mod:`shogames.server.analysis_board`):
+
+``position_edits(state, target) -> list[tuple[str, str]]``
+    What a click on the board target ``target`` (an id the renderer draws, such as ``"sq:BD:a1"``) can
+    change in the position: each change as a short label for a button (``"White stone"``, ``"remove
+    the stone"``, ``"one more horse"``) and the position text after it. The target ``""`` asks for the
+    changes of the whole position (whose turn it is, the dice to throw again). The new positions are
+    written from the state's public position value and the game's own writer
+    (``game.state_from_position(...).to_text()``), never by editing text; :func:`position_edits` keeps
+    only those the game reads back. A game without it gets the position text field only.
+
 The browser narrows the legal moves as clicks come in: after clicks ``c1 .. ck`` it highlights every
 ``c(k+1)`` of the moves that begin with them, and plays the move once its whole sequence is clicked.
 The last move is shown by highlighting its board targets (:func:`last_move_targets`).
@@ -155,3 +167,29 @@ def move_note(before: State[Any], move: Hashable, after: State[Any]) -> str | No
         return None
     note: str | None = own(before, move, after)
     return note
+
+
+def has_position_editor(game_id: str) -> bool:
+    """Whether a registered game's view module offers a graphical position editor (``position_edits``)."""
+    return getattr(views_for(game_id), "position_edits", None) is not None
+
+
+def position_edits(state: State[Any], target: str) -> list[tuple[str, str]] | None:
+    """The changes a click on ``target`` can make to the position, as (label, new position text).
+
+    From the view module's own ``position_edits(state, target)`` (see the module docstring), keeping only
+    the positions the game reads back (a change its reader refuses is not offered); ``None`` where the
+    game's view module has no editor.
+    """
+    own = getattr(views_for(state.game.id), "position_edits", None)
+    if own is None:
+        return None
+    game = state.game
+    kept: list[tuple[str, str]] = []
+    for label, text in own(state, target):
+        try:
+            game.state_from_text(text)
+        except (ShogamesError, ValueError):
+            continue
+        kept.append((str(label), str(text)))
+    return kept
