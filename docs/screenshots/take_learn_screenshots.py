@@ -3,7 +3,8 @@
 Starts ``shogames serve`` on a fresh SQLite file and photographs, in Chromium: a rules page
 (``rules-<game>.png``), a lesson after a wrong try (``lesson-<game>.png``), a game on a phone
 (390×844) after a few moves (``phone-<game>.png``), the review of a Shobu game between the computer's
-easy and hard levels in the record viewer (``analysis.png``), and a draw offer as the other player sees it
+easy and hard levels in the record viewer (``analysis.png``), Shogammon's analysis board
+(``analysis-board.png``), a Shobu puzzle (``puzzle.png``), and a draw offer as the other player sees it
 (``draw-offer.png``).
 
 Usage: python docs/screenshots/take_learn_screenshots.py [game ...]   (needs Chromium: /usr/bin/chromium)
@@ -117,6 +118,23 @@ def analysis(page: Page, base: str) -> None:
     page.screenshot(path=str(HERE / "analysis.png"), full_page=True)
 
 
+def analysis_board(page: Page, base: str) -> None:
+    """Shogammon's analysis board at the start, the engine panel showing each roll's best play."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(f"{base}/analysis/shogammon")
+    page.locator("#engine-rolls-body tr").first.wait_for(timeout=60_000)  # the dice are to be thrown
+    time.sleep(3)  # a few deepening rounds
+    page.screenshot(path=str(HERE / "analysis-board.png"), full_page=True)
+
+
+def puzzle(page: Page, base: str) -> None:
+    """The first Shobu puzzle, as a newcomer meets it."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{base}/puzzles/shobu")
+    page.locator("#puzzle-task").filter(has_text=" ").wait_for(timeout=30_000)
+    page.screenshot(path=str(HERE / "puzzle.png"), full_page=True)
+
+
 def draw_offer(base: str, browser: object) -> None:
     """An online Shobu game after one turn each, as White sees Black's draw offer."""
     created = httpx.post(
@@ -156,6 +174,8 @@ def main(games: list[str]) -> None:
                     lesson(page, base, game)
                 phone(base, browser, game)
             analysis(page, base)
+            analysis_board(page, base)
+            puzzle(page, base)
             draw_offer(base, browser)
         finally:
             browser.close()
