@@ -43,7 +43,9 @@ def sample_positions(game_id: str, count: int, seed: int) -> list[State[Any]]:
                 continue
             if ply % 5 == 0:
                 found.append(state)
-            state = state.play(players[state.to_move].select_move(state))
+            seat = state.to_move
+            assert seat is not None
+            state = state.play(players[seat].select_move(state))
             ply += 1
         number += 1
     return found

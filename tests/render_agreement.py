@@ -143,3 +143,32 @@ def agreement_cases(
                 options["over"] = True
             cases.append((view, options))
     return cases
+
+
+CONTEXT = 40
+"""Characters shown on each side of the first difference in a failure."""
+
+
+def mismatch(index: int, options: dict[str, Any], ours: str, theirs: str) -> str:
+    """A short message for a case whose two drawings differ: where, and some context from each side."""
+    at = next(
+        (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
+    )
+    start = max(at - CONTEXT, 0)
+    return (
+        f"case {index} (options {options!r}): the markup differs at character {at} "
+        f"(python {len(ours)} characters, browser {len(theirs)})\n"
+        f"  python : {ours[start : at + CONTEXT]!r}\n"
+        f"  browser: {theirs[start : at + CONTEXT]!r}"
+    )
+
+
+def assert_agreement(game_id: str, cases: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """Both renderers of ``game_id`` draw every case alike, or fail at the first case that differs."""
+    with renderer_page() as page:
+        expected = js_board_svgs(page, game_id, cases)
+    assert len(expected) == len(cases)
+    for index, ((view, options), theirs) in enumerate(zip(cases, expected, strict=True)):
+        ours = python_board_svg(game_id, view, options)
+        if ours != theirs:
+            raise AssertionError(mismatch(index, options, ours, theirs))

@@ -475,7 +475,7 @@ def test_the_analysis_page_of_a_resigned_game_shows_nobody_to_move(
 
 # What a newcomer found in the browser (the issue "Study in the browser", section 4), each fixed.
 
-PHONE_3X = {"viewport": PHONE, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+PHONE_3X: dict[str, Any] = {"viewport": PHONE, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 """A phone as a newcomer holds it: 390 x 844 CSS px at three device pixels to the CSS pixel, by touch."""
 READABLE_PX = 9.5
 """The smallest text, in CSS px, that a board may draw on a phone: about a phone's own small print."""

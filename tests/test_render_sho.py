@@ -14,43 +14,17 @@ import random
 from typing import Any
 
 import shogames
-from render_agreement import agreement_cases, js_board_svgs, python_board_svg, renderer_page
+from render_agreement import agreement_cases, assert_agreement
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, State
 from shogames.drawing import board_svg
+from shogames.games.sho import ShoState
 
 Case = tuple[dict[str, Any], dict[str, Any]]
 
 
-def _first_difference(one: str, other: str) -> int:
-    for index, (a, b) in enumerate(zip(one, other, strict=False)):
-        if a != b:
-            return index
-    return min(len(one), len(other))
-
-
-def _mismatch(index: int, options: dict[str, Any], got: str, expected: str) -> str:
-    at = _first_difference(got, expected)
-    start = max(0, at - 40)
-    return (
-        f"case {index} (options {options!r}) differs at character {at}:\n"
-        f"  python:  {got[start : at + 40]!r}\n"
-        f"  browser: {expected[start : at + 40]!r}"
-    )
-
-
-def _assert_agreement(cases: list[Case]) -> None:
-    with renderer_page() as page:
-        expected = js_board_svgs(page, "sho", cases)
-    assert len(expected) == len(cases)
-    for index, ((view, options), markup) in enumerate(zip(cases, expected, strict=True)):
-        got = python_board_svg("sho", view, options)
-        if got != markup:
-            raise AssertionError(_mismatch(index, options, got, markup))
-
-
 def test_the_python_renderer_draws_what_the_browser_draws() -> None:
-    _assert_agreement(agreement_cases("sho"))
+    assert_agreement("sho", agreement_cases("sho"))
 
 
 def _rare_cases(cases: list[Case]) -> list[Case]:
@@ -115,7 +89,7 @@ def _rare_cases(cases: list[Case]) -> list[Case]:
 
 
 def test_the_renderers_agree_on_rare_positions() -> None:
-    _assert_agreement(_rare_cases(agreement_cases("sho", per_preset=25)))
+    assert_agreement("sho", _rare_cases(agreement_cases("sho", per_preset=25)))
 
 
 def test_the_renderers_agree_on_every_spiral() -> None:
@@ -137,7 +111,7 @@ def test_the_renderers_agree_on_every_spiral() -> None:
                 "moved": shells // 2,
             }
             cases.append((view, {"orientation": 0, "names": []}))
-    _assert_agreement(cases)
+    assert_agreement("sho", cases)
 
 
 def _finished(state: State[Any]) -> State[Any]:
@@ -174,6 +148,7 @@ def test_a_game_ended_off_the_board_is_not_called_a_draw() -> None:
     assert 'class="sho-mat-trophy">=<' not in ended
     capped = shogames.make("sho", "two-players", max_turns=2).new_initial_state()
     capped = _finished(capped)
+    assert isinstance(capped, ShoState)
     assert capped.is_truncated() and capped.winner_side is None
     drawn = board_svg(capped)
     assert "Drawn" in drawn and "the turn cap was reached" in drawn

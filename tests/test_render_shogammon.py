@@ -12,18 +12,10 @@ import random
 from typing import Any
 
 import shogames
-from render_agreement import agreement_cases, js_board_svgs, python_board_svg, renderer_page
+from render_agreement import agreement_cases, assert_agreement
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, State
 from shogames.drawing import board_svg
-
-
-def _first_difference(expected: str, got: str) -> int:
-    """The index of the first character where the two strings differ (the shorter one's length if none)."""
-    for index, (a, b) in enumerate(zip(expected, got, strict=False)):
-        if a != b:
-            return index
-    return min(len(expected), len(got))
 
 
 def _edge_cases(view: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -43,19 +35,7 @@ def _edge_cases(view: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, An
 def test_the_python_renderer_draws_what_the_browser_draws() -> None:
     cases = agreement_cases("shogammon")
     cases += _edge_cases(cases[1][0])
-    with renderer_page() as page:
-        expected = js_board_svgs(page, "shogammon", cases)
-    assert len(expected) == len(cases)
-    for index, ((view, options), js_svg) in enumerate(zip(cases, expected, strict=True)):
-        py_svg = python_board_svg("shogammon", view, options)
-        if py_svg != js_svg:
-            at = _first_difference(js_svg, py_svg)
-            start = max(at - 40, 0)
-            raise AssertionError(
-                f"case {index} (options {options}): the markup differs at character {at}\n"
-                f"  js:     {js_svg[start : at + 40]!r}\n"
-                f"  python: {py_svg[start : at + 40]!r}"
-            )
+    assert_agreement("shogammon", cases)
 
 
 def _finished_state() -> State[Any]:

@@ -11,38 +11,14 @@ import random
 from typing import Any
 
 import shogames
-from render_agreement import agreement_cases, js_board_svgs, python_board_svg, renderer_page
+from render_agreement import agreement_cases, assert_agreement
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE
 from shogames.drawing import board_svg
 
 
-def _first_difference(one: str, other: str) -> int:
-    for index, (a, b) in enumerate(zip(one, other, strict=False)):
-        if a != b:
-            return index
-    return min(len(one), len(other))
-
-
-def _mismatch(index: int, options: dict[str, Any], got: str, expected: str) -> str:
-    at = _first_difference(got, expected)
-    start = max(0, at - 40)
-    return (
-        f"case {index} (options {options!r}) differs at character {at}:\n"
-        f"  python:  {got[start : at + 40]!r}\n"
-        f"  browser: {expected[start : at + 40]!r}"
-    )
-
-
 def test_the_python_renderer_draws_what_the_browser_draws() -> None:
-    cases = agreement_cases("shoo")
-    with renderer_page() as page:
-        expected = js_board_svgs(page, "shoo", cases)
-    assert len(expected) == len(cases)
-    for index, ((view, options), markup) in enumerate(zip(cases, expected, strict=True)):
-        got = python_board_svg("shoo", view, options)
-        if got != markup:
-            raise AssertionError(_mismatch(index, options, got, markup))
+    assert_agreement("shoo", agreement_cases("shoo"))
 
 
 def _rare_cases(
@@ -91,13 +67,7 @@ def _rare_cases(
 
 
 def test_the_renderers_agree_on_rare_positions() -> None:
-    rare = _rare_cases(agreement_cases("shoo", per_preset=25))
-    with renderer_page() as page:
-        expected = js_board_svgs(page, "shoo", rare)
-    for index, ((view, options), markup) in enumerate(zip(rare, expected, strict=True)):
-        got = python_board_svg("shoo", view, options)
-        if got != markup:
-            raise AssertionError(_mismatch(index, options, got, markup))
+    assert_agreement("shoo", _rare_cases(agreement_cases("shoo", per_preset=25)))
 
 
 def test_states_draw_themselves_as_svg() -> None:

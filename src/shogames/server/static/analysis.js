@@ -4,7 +4,7 @@
 // lists the legal moves with their clicks and the dice outcomes, searches (…/search) and offers the
 // editor's changes (…/edits). The address holds the settings, the start position and the moves, so it
 // can be shared; it is kept up to date with history.replaceState.
-import { drawBoard, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("analysis");
 const gameId = root.dataset.game;
@@ -301,24 +301,11 @@ function render() {
   });
   boardElement.classList.toggle("my-turn", !editing && answer.legal.length > 0);
   root.classList.toggle("editing", editing);
-  choices.replaceChildren();
-  for (const target of next) {
-    if (!target.startsWith("opt:")) continue;
-    const button = text("button", target.slice(4), "choice");
-    button.type = "button";
-    button.dataset.target = target;
-    button.addEventListener("click", () => clickTarget(target));
-    choices.append(button);
-  }
-  if (selection.length > 0) {
-    const cancel = text("button", "cancel", "cancel");
-    cancel.type = "button";
-    cancel.addEventListener("click", () => {
-      selection = [];
-      render();
-    });
-    choices.append(cancel);
-  }
+  const cancel = () => {
+    selection = [];
+    render();
+  };
+  drawChoices(choices, next, clickTarget, selection.length > 0 ? cancel : null);
   diceBox.hidden = editing || !answer.chance.length;
   diceList.replaceChildren();
   for (const outcome of answer.chance) {

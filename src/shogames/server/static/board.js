@@ -71,6 +71,26 @@ export function tapTarget(container, event) {
   return hit ? hit.getAttribute("data-target") : null;
 }
 
+// The choices that are not on the board (promote, hush, which die: the "opt:" targets among `targets`), as
+// buttons in `container` that call `onPick(target)`; with `onCancel`, a "cancel" button after them.
+export function drawChoices(container, targets, onPick, onCancel = null) {
+  container.replaceChildren();
+  for (const target of targets) {
+    if (!target.startsWith("opt:")) continue;
+    const button = text("button", target.slice(4), "choice");
+    button.type = "button";
+    button.dataset.target = target;
+    button.addEventListener("click", () => onPick(target));
+    container.append(button);
+  }
+  if (onCancel) {
+    const cancel = text("button", "cancel", "cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", onCancel);
+    container.append(cancel);
+  }
+}
+
 export function text(tag, content, className) {
   const element = document.createElement(tag);
   element.textContent = content;

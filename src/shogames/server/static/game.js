@@ -1,5 +1,5 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
 import { rememberGame } from "/static/mygames.js";
 import { playSound, setSound, soundOn } from "/static/sound.js";
 
@@ -212,25 +212,11 @@ function render() {
   boardElement.classList.toggle("animate", animateNext && live);
   animateNext = false;
   boardElement.classList.toggle("my-turn", mine);
-  // Choices that are not on the board (promote, hush, which die) are buttons.
-  choices.replaceChildren();
-  for (const target of next) {
-    if (!target.startsWith("opt:")) continue;
-    const button = text("button", target.slice(4), "choice");
-    button.type = "button";
-    button.dataset.target = target;
-    button.addEventListener("click", () => clickTarget(target));
-    choices.append(button);
-  }
-  if (selection.length > 0) {
-    const cancel = text("button", "cancel", "cancel");
-    cancel.type = "button";
-    cancel.addEventListener("click", () => {
-      selection = [];
-      render();
-    });
-    choices.append(cancel);
-  }
+  const cancel = () => {
+    selection = [];
+    render();
+  };
+  drawChoices(choices, next, clickTarget, selection.length > 0 ? cancel : null);
   statusLine.textContent = statusText();
   document.title = `${mine ? "▶ Your move · " : ""}${baseTitle}`;
   const rules = document.getElementById("rules");

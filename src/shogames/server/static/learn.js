@@ -1,7 +1,7 @@
 // The lessons page: one idea at a time, then a move on a live board. The page knows no rules: it offers
 // the legal moves' clicks the server sent, and every verdict (illegal, legal but not it, right) comes
 // from the server, which asks the engine. Progress is kept in this browser (localStorage).
-import { drawBoard, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("learn");
 const gameId = root.dataset.game;
@@ -110,15 +110,7 @@ function render() {
   });
   boardElement.classList.toggle("my-turn", live);
   boardPrompt.textContent = live && renderer.prompt ? renderer.prompt(shown.view) : "";
-  choices.replaceChildren();
-  for (const target of next) {
-    if (!target.startsWith("opt:")) continue;
-    const button = text("button", target.slice(4), "choice");
-    button.type = "button";
-    button.dataset.target = target;
-    button.addEventListener("click", () => click(target));
-    choices.append(button);
-  }
+  drawChoices(choices, next, click);
 }
 
 function click(target) {

@@ -2,7 +2,7 @@
 // offers the legal moves' clicks the server sent, and every verdict comes from the server, which refutes a
 // wrong move with the engine. Kept in this browser (localStorage): the puzzles solved, those already tried
 // (only a first try is rated), the puzzle on the board and the solver's Glicko-2 rating.
-import { drawBoard, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("puzzles");
 const gameId = root.dataset.game;
@@ -134,15 +134,7 @@ function render() {
     selected: live ? selection : [],
   });
   boardElement.classList.toggle("my-turn", live);
-  choices.replaceChildren();
-  for (const target of next) {
-    if (!target.startsWith("opt:")) continue;
-    const button = text("button", target.slice(4), "choice");
-    button.type = "button";
-    button.dataset.target = target;
-    button.addEventListener("click", () => click(target));
-    choices.append(button);
-  }
+  drawChoices(choices, next, click);
 }
 
 function click(target) {

@@ -8,7 +8,7 @@
 // move is marked on the board, before the move, and named in the move list. "Learn from your mistakes"
 // takes a seat through the positions where it went wrong: the page offers the legal moves' clicks the
 // server sent and the server values the move clicked (POST /api/review/try): the page knows no rules.
-import { describeSettings, drawBoard, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
 
 const message = document.getElementById("message");
 const textArea = document.getElementById("record-text");
@@ -415,15 +415,7 @@ function renderLearning() {
     selected: live ? learning.selection : [],
   });
   boardElement.classList.toggle("my-turn", live);
-  choices.replaceChildren();
-  for (const target of next) {
-    if (!target.startsWith("opt:")) continue;
-    const button = text("button", target.slice(4), "choice");
-    button.type = "button";
-    button.dataset.target = target;
-    button.addEventListener("click", () => learnClick(target));
-    choices.append(button);
-  }
+  drawChoices(choices, next, learnClick);
   markBetter(learning.revealed && !learning.shown ? learning.entry.best_targets : []);
   document.getElementById("status").textContent = `Learning from ${seatName(learning.seat)}'s mistakes: the position before move ${learning.entry.ply}.`;
   document.getElementById("better-caption").textContent = learning.revealed ? `The better move: ${learning.entry.best} (marked on the board).` : "";
