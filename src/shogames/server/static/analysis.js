@@ -636,3 +636,7 @@ function showSearch(result) {
 }
 
 await load();
+// The set-up fields wait for the address's board: typed into earlier, they would be overwritten by it.
+for (const id of ["position-text", "apply-position", "start-position", "settings-text", "apply-settings"]) {
+  document.getElementById(id).disabled = false;
+}
