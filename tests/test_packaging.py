@@ -29,6 +29,7 @@ PACKAGE_DATA = [
     "shogames/py.typed",
     "shogames/games/shobu/rules.md",
     "shogames/games/shoo/lessons.toml",
+    "shogames/games/shobu/value.npz",
     "shogames/server/templates/game.html",
     "shogames/server/migrations/env.py",
 ]

@@ -1,9 +1,10 @@
 """Agents: players that choose moves for any game through the core protocol.
 
 Importing this package registers the built-in agents (``random``, ``greedy``, ``alphabeta``, ``mcts``, and
-``kernel-alphabeta`` and ``kernel-mcts``, which search with a game's compiled kernel) and
-the difficulty levels (``random``, ``easy``, ``medium``, ``hard``); :func:`make_agent` builds either
-from a spec.
+``kernel-alphabeta`` and ``kernel-mcts``, which search with a game's compiled kernel) and the levels
+(``beginner``, ``easy``, ``medium``, ``hard``, ``expert``, ``master``: :mod:`shogames.agents.levels`);
+:func:`make_agent` builds either from a spec. ``greedy:value=learned`` plays with a game's learned
+evaluation (:mod:`shogames.learning`) instead of its hand-written one.
 """
 
 from shogames.agents.alphabeta import AlphaBetaAgent

@@ -6,10 +6,11 @@ without a kernel, or whose kernel has no searcher of the kind asked for, is refu
 (:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
 first move elsewhere.
 
-- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P``: the kernel's negamax alpha-beta with iterative
-  deepening, a transposition table and move ordering (the same search as ``alphabeta``, compiled). With
-  neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the iterations;
-  ``noise`` plays that share of moves at random instead (the weakest levels).
+- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P,value=V``: the kernel's negamax alpha-beta with
+  iterative deepening, a transposition table and move ordering (the same search as ``alphabeta``,
+  compiled). With neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the
+  iterations; ``noise`` plays that share of moves at random instead (the weakest levels); ``value=learned``
+  values the horizon with the game's shipped learned evaluation where its kernel can (Shobu's).
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 
@@ -98,10 +99,14 @@ class KernelAlphaBetaAgent(_KernelAgent):
         seconds: the most seconds per move (0: no limit); with neither limit, 1,000,000 nodes.
         noise: the probability of playing a uniformly random legal move instead of searching (0 to 1);
             a move that wins at once is still played.
+        value: ``rules`` (the game's hand-written evaluation at the horizon) or ``learned`` (its shipped
+            learned evaluation, :mod:`shogames.learning`, where the kernel can run it).
     """
 
     name = "kernel-alphabeta"
-    parameters: ClassVar[Mapping[str, type]] = {"depth": int, "nodes": int, "seconds": float, "noise": float}
+    parameters: ClassVar[Mapping[str, type]] = {
+        "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str,
+    }  # fmt: skip
 
     def __init__(
         self,
@@ -111,19 +116,33 @@ class KernelAlphaBetaAgent(_KernelAgent):
         nodes: int = 0,
         seconds: float = 0.0,
         noise: float = 0.0,
+        value: str = "rules",
     ) -> None:
         super().__init__(seed)
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")
+        if value not in ("rules", "learned"):
+            raise ValueError(f"value is one of rules, learned, got {value!r}")
         self.noise = noise
         self.depth = depth
         self.nodes = nodes
         self.seconds = seconds
+        self.learned = value == "learned"
 
     def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
-        return kernel.alphabeta(seed=self.rng.randrange(2**32), depth=self.depth)
+        if not self.learned:
+            return kernel.alphabeta(seed=self.rng.randrange(2**32), depth=self.depth)
+        from shogames.learning.shipped import shipped_value
+
+        network = shipped_value(kernel.game)
+        searcher = kernel.learned_alphabeta(network, seed=self.rng.randrange(2**32), depth=self.depth)
+        if searcher is None:
+            raise KernelUnavailableError(
+                f"the {kernel.game.name} kernel cannot search with a learned evaluation"
+            )
+        return searcher
 
     def select_move(self, state: State[MoveT]) -> MoveT:
         """Search ``state`` with the kernel's alpha-beta and return the best move."""

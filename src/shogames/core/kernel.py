@@ -325,6 +325,20 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         """
         return None
 
+    def learned_alphabeta(
+        self, network: Any, *, seed: int | None = None, depth: int = 64
+    ) -> Searcher[MoveT] | None:
+        """A compiled alpha-beta that values the horizon with a learned evaluation (``None``: it has none).
+
+        ``None`` means the kernel cannot run a learned evaluation in its search.
+
+        Args:
+            network: a :class:`~shogames.learning.network.ValueNet` that reads this game's observation.
+            seed: orders equal root moves; ``None`` keeps the legal-move order.
+            depth: the deepest iteration of iterative deepening.
+        """
+        return None
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> Searcher[MoveT] | None:
         """A compiled MCTS searcher with the evaluation at the leaves (``None`` when the kernel has none).
 

@@ -41,6 +41,7 @@ from shogames.core.settings import SettingValue, format_settings, parse_settings
 from shogames.records import Record, game_from_record, read_records, replay
 from shogames.ui.puzzles_command import build_puzzles, puzzles_command
 from shogames.ui.terminal import TerminalGame, mover_name
+from shogames.ui.train_command import build_train, train_command
 
 PROG = "shogames"
 """The command's name, in its usage lines and messages."""
@@ -1104,6 +1105,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None], Callable[[argparse.ArgumentParse
     ("explore", explore_command, _build_explore),
     ("analyse", analyse_command, _build_analyse),
     ("puzzles", puzzles_command, build_puzzles),
+    ("train", train_command, build_train),
     ("warm", warm_command, _build_warm),
     ("serve", serve_command, _build_serve),
 )

@@ -724,11 +724,120 @@ def score_value(score):
     return VALUE_SCALE * math.tanh(score / MATERIAL_SPREAD)
 
 
-@njit(cache=True, inline="always")
-def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans):
-    """A horizon node's score for the side to move: the result if the game is over, else the material.
+LEARNED_SCALE = 1000.0
+"""A learned value ``v`` (-1 .. 1) is the score ``round(LEARNED_SCALE * v)``: whole, and far from a win's."""
 
-    It asks only whether a turn exists (:func:`any_turn`), not how many.
+
+TANH_STEPS = 256
+"""Points of :data:`TANH_TABLE` per unit: linear interpolation between them is within 2e-6 of tanh."""
+TANH_TABLE = np.tanh(np.arange(-8 * TANH_STEPS, 8 * TANH_STEPS + 2) / TANH_STEPS)
+"""tanh from -8 to 8 (and one step past): the hidden layer's activations, 10 times faster than libm's."""
+
+
+@njit(cache=True, inline="always")
+def table_tanh(x):
+    """tanh(x) to within 2e-6: interpolated in :data:`TANH_TABLE`, +-1 to within 3e-7 beyond +-8."""
+    if x >= 8.0:
+        return 1.0
+    if x <= -8.0:
+        return -1.0
+    f = (x + 8.0) * TANH_STEPS
+    i = int(f)
+    low = TANH_TABLE[i]
+    return low + (f - i) * (TANH_TABLE[i + 1] - low)
+
+
+@njit(cache=True, inline="always")
+def add_stones(acc, rows, seat, plane, bits, sign):
+    """Add (``sign`` 1) or take away (-1) the first-layer rows of the stones ``bits`` of ``plane``."""
+    size = acc.shape[0]
+    while bits:
+        bit = lowest_bit(bits)
+        bits &= bits - ONE
+        for k in range(size):
+            acc[k] += sign * rows[seat, plane, bit, k]
+
+
+@njit(cache=True)
+def score_from_stones(acc, black, white, seat, turns, max_turns, net):
+    """The learned score (:func:`learned_score`) from ``acc``, the sum of the stones' first-layer rows."""
+    _, base, progress, u1, w2, head, _ = net
+    prior = 0.0
+    if head[2] != 0.0:
+        mat = np.float64(material(black, white))
+        prior = VALUE_SCALE * math.tanh((mat if seat == 0 else -mat) / MATERIAL_SPREAD)
+    fraction = min(turns, max_turns) / max_turns
+    z = head[0] + head[1] * prior
+    for k in range(base.shape[0]):
+        z += table_tanh(acc[k] + base[k] + fraction * progress[k] + prior * u1[k]) * w2[k]
+    return np.float64(round(LEARNED_SCALE * math.tanh(z)))
+
+
+@njit(cache=True)
+def learned_score(black, white, seat, turns, max_turns, net):
+    """The learned evaluation's score of a position for the side to move ``seat`` (see :data:`LEARNED_SCALE`).
+
+    ``net`` is the network laid out for bitboards (``bitboard_network``): ``rows[seat, plane, bit]``
+    is the first layer's weights of a stone of the observer (plane 0) or the opponent (plane 1) on
+    ``bit``, as :func:`view_cell` places it in ``seat``'s observation; ``base`` adds the biases and the
+    plane of ones ("observer to move"), ``progress`` the plane of turns over ``max_turns``; ``u1`` and
+    ``head`` (``b2``, ``c``, whether there is a prior) take the prior, the hand-written evaluation;
+    ``hidden`` is room for three sums of stones. The same operations as ``ValueNet.forward`` on the
+    reference's observation, with float32 sums in another order.
+    """
+    rows = net[0]
+    acc = net[6][0]
+    acc[:] = 0.0
+    own, opp = (black, white) if seat == 0 else (white, black)
+    add_stones(acc, rows, seat, 0, own, 1.0)
+    add_stones(acc, rows, seat, 1, opp, 1.0)
+    return score_from_stones(acc, black, white, seat, turns, max_turns, net)
+
+
+@njit(cache=True)
+def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, parent, old_own, old_opp):
+    """:func:`leaf_score` with the learned evaluation, updated from the position before the move.
+
+    ``parent`` is the sum of the stones' rows of the position before the move in ``other``'s view
+    (``old_own`` its stones, ``old_opp`` the mover's). Only the stones the move changed are added or
+    taken away (a turn moves two stones and may push a third), as an efficiently updatable network
+    does (NNUE).
+    """
+    result = winner
+    if result < 0:
+        if turns >= ctx[C_MAX_TURNS]:
+            result = 2
+        elif not ctx[C_PASS]:
+            own, opp = (b, w) if other == 0 else (w, b)
+            if not any_turn(own, opp, other, rot, masks, plans):
+                result = 1 - other
+    if result >= 0:
+        return terminal_score(result, other, turns, ctx[C_ROOT_TURNS])
+    rows = net[0]
+    acc = net[6][2]
+    acc[:] = parent
+    own, opp = (b, w) if other == 0 else (w, b)
+    add_stones(acc, rows, other, 0, old_own & ~own, -1.0)
+    add_stones(acc, rows, other, 0, own & ~old_own, 1.0)
+    add_stones(acc, rows, other, 1, old_opp & ~opp, -1.0)
+    add_stones(acc, rows, other, 1, opp & ~old_opp, 1.0)
+    return score_from_stones(acc, b, w, other, turns, ctx[C_MAX_TURNS], net)
+
+
+@njit(cache=True)
+def root_value(score, net):
+    """A root move's value from its score: :func:`score_value`, or the learned value where ``net`` has one."""
+    if net[1].shape[0] > 0 and -WIN_SCORE / 2 < score < WIN_SCORE / 2:
+        return score / LEARNED_SCALE
+    return score_value(score)
+
+
+@njit(cache=True, inline="always")
+def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans, net):
+    """A horizon node's score for the side to move: the result if the game is over, else the evaluation.
+
+    The evaluation is the material, or the learned one where ``net`` holds a network (its ``base`` is
+    not empty). It asks only whether a turn exists (:func:`any_turn`), not how many.
     """
     result = winner
     if result < 0:
@@ -740,22 +849,24 @@ def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans):
                 result = 1 - seat
     if result >= 0:
         return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS])
+    if net[1].shape[0] > 0:
+        return learned_score(black, white, seat, turns, ctx[C_MAX_TURNS], net)
     score = np.float64(material(black, white))
     return score if seat == 0 else -score
 
 
 @njit(cache=True)
-def horizon_score(black, white, seat, turns, winner, ctx, deadline, rot, masks, plans):
+def horizon_score(black, white, seat, turns, winner, ctx, deadline, rot, masks, plans, net):
     """A node at the horizon searched by itself (the root's children at depth 1): counted, then scored."""
     if out_of_budget(ctx, deadline):
         return 0.0
-    return leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans)
+    return leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans, net)
 
 
 @njit(cache=True)
 def negamax(
     black, white, seat, turns, winner, depth, alpha, beta, ply, ctx, deadline, rules, rot, table, history,
-    src, moves, scores,
+    src, moves, scores, net,
 ):  # fmt: skip
     """The score (see :data:`WIN_SCORE`) of the position for the side to move, searched ``depth`` >= 1 plies.
 
@@ -819,6 +930,12 @@ def negamax(
     best_move = -1
     other = 1 - seat
     horizon = depth == 1 or ply + 1 >= MAX_PLY - 1
+    learned = horizon and net[1].shape[0] > 0
+    if learned:  # the children's sums of stones start from this position's, in the opponent's view
+        parent = net[6][1]
+        parent[:] = 0.0
+        add_stones(parent, net[0], other, 0, opp, 1.0)
+        add_stones(parent, net[0], other, 1, own, 1.0)
     i = 0
     while True:
         if i == n:
@@ -846,11 +963,16 @@ def negamax(
         if horizon:
             if out_of_budget(ctx, deadline):
                 return 0.0
-            value = -leaf_score(b, w, other, turns + 1, x, ctx, rot, masks, plans)
+            if learned:
+                value = -horizon_learned(
+                    b, w, other, turns + 1, x, ctx, rot, masks, plans, net, net[6][1], opp, own
+                )  # fmt: skip
+            else:
+                value = -leaf_score(b, w, other, turns + 1, x, ctx, rot, masks, plans, net)
         else:
             value = -negamax(
                 b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, rot,
-                table, history, src, moves, scores,
+                table, history, src, moves, scores, net,
             )  # fmt: skip
             if ctx[C_ABORT]:
                 return 0.0
@@ -880,9 +1002,12 @@ def negamax(
 @njit(cache=True)
 def alphabeta(
     black, white, seat, turns, winner, root_moves, max_depth, node_limit, seconds, max_turns, no_turn_pass,
-    rules, table, history, generation, root_scores, stats,
+    rules, table, history, generation, root_scores, stats, net,
 ):  # fmt: skip
     """Iterative deepening negamax from the root, over ``root_moves`` (an order that breaks ties).
+
+    ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
+    length 0 for the material evaluation.
 
     Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
@@ -918,19 +1043,19 @@ def alphabeta(
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
             if depth == 1:
-                score = -horizon_score(b, w, s, t, x, ctx, deadline, rot, masks, plans)
+                score = -horizon_score(b, w, s, t, x, ctx, deadline, rot, masks, plans, net)
             else:
                 # ply is a variable, not the literal 1: a literal would compile a second overload of the
                 # recursive negamax, which numba's cache cannot load back (numba issue #6713).
                 score = -negamax(
                     b, w, s, t, x, depth - 1, -INF, -alpha_score, first_ply, ctx, deadline, rules, rot, table,
-                    history, src, moves, scores,
+                    history, src, moves, scores, net,
                 )  # fmt: skip
             if ctx[C_ABORT]:
                 break
             alpha_score = max(alpha_score, score)
             alpha, iteration_best = common.root_record(
-                iteration, done, index, score_value(score), alpha, iteration_best
+                iteration, done, index, root_value(score, net), alpha, iteration_best
             )
         order, best_index, best_value, completed, stop = common.end_iteration(
             ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,

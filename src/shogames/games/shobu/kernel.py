@@ -316,6 +316,11 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         """The compiled alpha-beta searcher (:class:`ShobuAlphaBeta`)."""
         return ShobuAlphaBeta(self, seed=seed, depth=depth)
 
+    def learned_alphabeta(self, network: Any, *, seed: int | None = None, depth: int = 64) -> ShobuAlphaBeta:
+        """The compiled alpha-beta with ``network`` (a ``ValueNet``) at the horizon, not the material."""
+        network.check_game(self.game)
+        return ShobuAlphaBeta(self, seed=seed, depth=depth, network=network)
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShobuMCTS:
         """The compiled MCTS searcher with the evaluation at the leaves (:class:`ShobuMCTS`)."""
         return ShobuMCTS(self, seed=seed, c=c)
@@ -345,15 +350,24 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
         depth: the deepest iteration.
         table_bits: the table has ``2 ** table_bits`` entries (32 bytes each).
+        network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
+            with instead of the material; ``None`` for the material.
     """
 
     def __init__(
-        self, kernel: ShobuKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
+        self,
+        kernel: ShobuKernel,
+        *,
+        seed: int | None = None,
+        depth: int = 64,
+        table_bits: int = 18,
+        network: Any = None,
     ):
         super().__init__(
             kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=4, key_dtype=np.uint64,
             history_size=1 << 17,
         )  # fmt: skip
+        self.net = bitboard_network(network)
 
     def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
         """The legal turns' codes, from the compiled generator."""
@@ -367,9 +381,37 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table, _, _, history, generation = self.tables()
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, table, history, generation, *out,
+            kernel.rules, table, history, generation, *out, self.net,
         )  # fmt: skip
         return int(index), float(value)
+
+
+def bitboard_network(network: Any) -> tuple[NDArray[Any], ...]:
+    """``network``'s arrays laid out for the compiled search (``_jit.learned_score``).
+
+    The observation is planes of 8 x 8 cells (own stones, the opponent's, ones when the observer is to
+    move, the turns' progress): a stone's first-layer weights are taken, for each seat and bit, from the
+    cell :func:`~shogames.games.shobu._jit.view_cell` gives it; the two constant planes are summed.
+    ``None`` gives arrays of length 0 (the material evaluation).
+    """
+    if network is None:
+        empty = np.zeros(0, dtype=np.float32)
+        none = np.zeros((2, 2, 64, 0), np.float32)
+        return (none, empty, empty, empty, empty, np.zeros(3, np.float32), np.zeros((3, 0)))
+    a = network.arrays
+    w1 = a["w1"]
+    hidden = w1.shape[1]
+    rows = np.zeros((2, 2, 64, hidden), dtype=np.float32)
+    for seat in range(2):
+        for bit in range(64):
+            cell = int(jit.view_cell(bit, seat))
+            for plane in range(2):
+                rows[seat, plane, bit] = w1[64 * plane + cell]
+    base = (a["b1"] + w1[128:192].sum(axis=0)).astype(np.float32)
+    progress = w1[192:256].sum(axis=0).astype(np.float32)
+    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0], dtype=np.float32)
+    u1, w2 = a["u1"].astype(np.float32), a["w2"].astype(np.float32)
+    return (rows, base, progress, u1, w2, head, np.zeros((3, hidden)))
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):

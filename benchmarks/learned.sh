@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Measure the shipped learned evaluations of docs/strength.md ("Learned evaluations"): one-turn greedy with
+# the learned evaluation against one-turn greedy with the hand-written one, 200 games a game, and, where
+# the kernel runs the learned evaluation in its search, alpha-beta with it against alpha-beta with the
+# hand-written one at the same budget and at about the same time. Each pair of games starts from a random opening (4 plies; none in
+# the dice games) played once with each agent in each seat. Usage:
+#   bash benchmarks/learned.sh [--jobs N] [GAME...]     (default: every game that ships a value.npz)
+# A match whose results.json exists is skipped, so an interrupted run resumes. Results go to
+# docs/strength/<game>/learned/<match>/ (results.md, results.json, ratings.png; games.txt is git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=2
+games=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --jobs) jobs="$2"; shift 2 ;;
+        *) games+=("$1"); shift ;;
+    esac
+done
+if [ ${#games[@]} -eq 0 ]; then
+    for file in src/shogames/games/*/value.npz; do games+=("$(basename "$(dirname "$file")")"); done
+fi
+match() {  # match GAME NAME SETTINGS OPENING AGENT...
+    local game="$1" name="$2" settings="$3" opening="$4"
+    shift 4
+    local out="docs/strength/$game/learned/$name"
+    if [ ! -f "$out/results.json" ]; then
+        .venv/bin/shogames arena "$game" --settings "$settings" --agents "$@" --games 200 --opening "$opening" \
+            --jobs "$jobs" --seed 1 --out "$out"
+    fi
+}
+for game in "${games[@]}"; do
+    # The settings the shipped weights were trained for (their header), and the opening: none with dice.
+    settings=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_path; from shogames.learning.network import ValueNet; print(ValueNet.load(shipped_path(make(sys.argv[1])).read_bytes())[0].info["settings"])' "$game")
+    opening=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; print(0 if make(sys.argv[1]).has_chance else 4)' "$game")
+    match "$game" greedy "$settings" "$opening" greedy:value=learned greedy
+    # Alpha-beta with the learned evaluation at the horizon, where the game's kernel runs it: at the same
+    # budget, and at about the same time (the material search looks 4.6 times as many positions a second
+    # on this machine: python benchmarks/learned_speed.py).
+    if .venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_value; g = make(sys.argv[1]); sys.exit(g.kernel is None or g.kernel.learned_alphabeta(shipped_value(g)) is None)' "$game"; then
+        match "$game" alphabeta-30000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
+            kernel-alphabeta:nodes=30000
+        match "$game" alphabeta-30000-vs-140000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
+            kernel-alphabeta:nodes=140000
+        match "$game" alphabeta-300000-vs-1400000 "$settings" 4 kernel-alphabeta:nodes=300000,value=learned \
+            kernel-alphabeta:nodes=1400000
+    fi
+done

@@ -1,0 +1,236 @@
+"""``shogames train GAME``: learn an evaluation by self-play (``docs/training.md``).
+
+The command is registered in :data:`shogames.ui.cli.COMMANDS`; the training itself is
+:mod:`shogames.learning.td`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from shogames.learning.network import WeightsError
+from shogames.learning.plot import write_curve_svg
+from shogames.learning.td import CurvePoint, Training, TrainingOptions, curve_json
+
+
+class _Bar:
+    """A progress bar over the self-play games (redrawn in place at a terminal, else a line each 10%)."""
+
+    _WIDTH = 30
+
+    def __init__(self, total: int, done: int) -> None:
+        self.total = max(1, total)
+        self.live = sys.stdout.isatty()
+        self.last_tenth = done * 10 // self.total
+
+    def update(self, done: int, loss: float, seconds: float) -> None:
+        """Show ``done`` games of the budget, the last game's loss and the games per second so far."""
+        rate = done / seconds if seconds > 0 else 0.0
+        if self.live:
+            filled = self._WIDTH * done // self.total
+            bar = "#" * filled + "-" * (self._WIDTH - filled)
+            sys.stdout.write(f"\r[{bar}] {done}/{self.total} games  loss {loss:.4f}  {rate:.1f} games/s ")
+            sys.stdout.flush()
+        else:
+            tenth = done * 10 // self.total
+            if tenth > self.last_tenth:
+                self.last_tenth = tenth
+                print(f"{done}/{self.total} games  loss {loss:.4f}  {rate:.1f} games/s", flush=True)
+
+    def end_line(self) -> None:
+        """Finish the bar's line before other output (at a terminal)."""
+        if self.live:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+
+
+def train_command(
+    game_id: str,
+    settings_texts: Sequence[str],
+    preset: str | None,
+    games: int,
+    seed: int,
+    hidden: int,
+    prior: bool,
+    trace: float,
+    learning_rate: float,
+    epsilon: float,
+    opening: int | None,
+    eval_every: int,
+    eval_games: int,
+    out: Path,
+    resume: bool,
+) -> None:
+    """Learn an evaluation of GAME by self-play with TD(lambda); write weights, a checkpoint and a curve.
+
+    Each self-play game teaches a value network (a seat's observation in, that seat's expected return
+    out) the lambda-returns of its positions. Every EVAL_EVERY games it plays EVAL_GAMES games of one-turn
+    greedy with the network against one-turn greedy with the hand-written evaluation, and draws the scores
+    in OUT/curve.svg. OUT/checkpoint.npz is written every 100 games and at the end: run the same command
+    with --resume to go on from it (to a larger --games). OUT/value.npz holds the weights alone; copy it to
+    src/shogames/games/GAME/value.npz to ship it (its header keeps this command, the budget and the seed).
+    """
+    from shogames.ui.cli import ShogamesUsageError, load_game  # the CLI's own helpers
+
+    game = load_game(game_id, settings_texts, preset)
+    try:
+        game.observation_shape  # noqa: B018 -- asks whether the game has an observation tensor
+    except NotImplementedError:
+        raise ShogamesUsageError(f"{game.name} has no observation tensor for a network to read") from None
+    words = ["shogames", "train", game_id, *(["--preset", preset] if preset else [])]
+    for text in settings_texts:
+        words += ["--settings", text]
+    words += ["--games", str(games), "--seed", str(seed), "--hidden", str(hidden)]
+    words += [*(["--prior"] if prior else []), "--lambda", str(trace), "--learning-rate", str(learning_rate)]
+    words += ["--epsilon", str(epsilon), *(["--opening", str(opening)] if opening is not None else [])]
+    command = shlex.join(words)
+    checkpoint = out / "checkpoint.npz"
+    if resume:
+        if not checkpoint.is_file():
+            raise ShogamesUsageError(f"--resume: there is no checkpoint at {checkpoint}")
+        try:
+            training = Training.resume(game, checkpoint, games=games)
+        except (WeightsError, ValueError) as error:
+            raise ShogamesUsageError(f"--resume: {error}") from None
+        training.command = _with_games(training.command, games)
+        print(f"Resuming {game.name} at game {training.games_done:,} of {games:,} from {checkpoint}")
+    else:
+        default_opening = 0 if game.has_chance else 4
+        options = TrainingOptions(
+            games=games,
+            hidden=hidden,
+            prior=prior,
+            trace=trace,
+            learning_rate=learning_rate,
+            epsilon=epsilon,
+            opening=default_opening if opening is None else opening,
+            eval_every=eval_every,
+            eval_games=eval_games,
+            seed=seed,
+        )
+        try:
+            options.check()
+        except ValueError as error:
+            raise ShogamesUsageError(str(error)) from None
+        if checkpoint.exists():
+            raise ShogamesUsageError(
+                f"{checkpoint} exists: pass --resume to go on from it, or choose another --out"
+            )
+        training = Training.start(game, options, command=command)
+        described = game.settings_text() or "default settings"
+        print(f"Training {game.name} ({described}): {games:,} games, seed {seed}")
+    bar = _Bar(training.options.games, training.games_done)
+    curve: list[CurvePoint] = training.curve
+
+    def measured(point: CurvePoint) -> None:
+        bar.end_line()
+        print(point.line(), flush=True)
+        write_curve_svg(curve, out / "curve.svg", title=f"{game.name}: greedy with the learned evaluation")
+        (out / "curve.jsonl").write_text(curve_json(curve))
+
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        training.run(
+            checkpoint=checkpoint,
+            on_game=lambda done, loss: bar.update(done, loss, training.seconds),
+            on_measure=measured,
+        )
+    except KeyboardInterrupt:
+        bar.end_line()
+        training.save(checkpoint)
+        print(f"Stopped at game {training.games_done:,}: the checkpoint is saved; go on with --resume")
+        raise
+    bar.end_line()
+    training.save_weights(out / "value.npz")
+    minutes = training.seconds / 60
+    print(f"Wrote {out / 'value.npz'} ({training.games_done:,} games, {minutes:.1f} min of self-play)")
+
+
+def _with_games(command: str, games: int) -> str:
+    """The training command that made a checkpoint, with its budget raised to ``games`` by a resume."""
+    words = shlex.split(command)
+    if "--games" in words[:-1]:
+        words[words.index("--games") + 1] = str(games)
+    return shlex.join(words)
+
+
+def build_train(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``shogames train``."""
+    from shogames.ui.cli import _add_game_argument, _add_game_options, _int_range  # the CLI's own helpers
+
+    def probability(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not 0.0 <= value <= 1.0:
+            raise argparse.ArgumentTypeError(f"{value} is not from 0 to 1")
+        return value
+
+    def positive(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{value} is not above 0")
+        return value
+
+    def even(text: str) -> int:
+        value = _int_range(2)(text)
+        if value % 2:
+            raise argparse.ArgumentTypeError(f"{value} is odd: each opening is played with both seats")
+        return value
+
+    _add_game_argument(parser)
+    _add_game_options(parser)
+    parser.add_argument(
+        "--games",
+        type=_int_range(1),
+        default=2000,
+        help="The budget: self-play games to learn from [default: 2000].",
+    )
+    parser.add_argument(
+        "--seed", type=_int_range(0), default=0, help="The seed of everything random [default: 0]."
+    )
+    parser.add_argument("--hidden", type=_int_range(1, 4096), default=64, help="Hidden units [default: 64].")
+    parser.add_argument(
+        "--prior",
+        action="store_true",
+        help="Give the network the hand-written evaluation as an input (it starts as a copy of it).",
+    )
+    parser.add_argument(
+        "--lambda", dest="trace", type=probability, default=0.7, help="TD(lambda)'s lambda [default: 0.7]."
+    )
+    parser.add_argument(
+        "--learning-rate", type=positive, default=1e-3, help="Adam's step size [default: 0.001]."
+    )
+    parser.add_argument(
+        "--epsilon", type=probability, default=0.05, help="Share of random self-play moves [default: 0.05]."
+    )
+    parser.add_argument(
+        "--opening",
+        type=_int_range(0),
+        default=None,
+        help="Random plies at the start of each game [default: 4, or 0 in a game with dice].",
+    )
+    parser.add_argument(
+        "--eval-every",
+        type=_int_range(0),
+        default=250,
+        help="Games between measures of strength; 0: none [default: 250].",
+    )
+    parser.add_argument("--eval-games", type=even, default=100, help="Games in each measure [default: 100].")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("training"),
+        help="The folder of the checkpoint, weights and curve [default: ./training].",
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="Go on from OUT/checkpoint.npz (to --games games in all)."
+    )

@@ -1,0 +1,289 @@
+"""The learned evaluations: the network's gradients and files, TD(lambda) training, checkpoints and resuming,
+``shogames train``, and ``greedy:value=learned`` (``docs/training.md``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli_runner import run_cli
+from shogames.agents.base import build_agent
+from shogames.core.registry import make
+from shogames.games import BUILTIN_GAMES
+from shogames.learning.network import PARAMETERS, ValueNet, WeightsError
+from shogames.learning.shipped import has_shipped_value, shipped_value
+from shogames.learning.td import Training, TrainingOptions
+from shogames.match import play_game
+
+
+def small_net(prior: bool) -> ValueNet:
+    net = ValueNet.new(7, 5, prior=prior, seed=3)
+    rng = np.random.default_rng(4)
+    for name in PARAMETERS:  # move every array away from its start, so no gradient is zero by symmetry
+        net.arrays[name] = net.arrays[name] + rng.normal(0, 0.3, net.arrays[name].shape).astype(np.float32)
+    return net
+
+
+@pytest.mark.parametrize("prior", [False, True])
+def test_gradients_match_finite_differences(prior: bool) -> None:
+    net = small_net(prior)
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(6, 7)).astype(np.float32)
+    p = rng.uniform(-0.9, 0.9, 6).astype(np.float32) if prior else np.zeros(6, np.float32)
+    targets = rng.uniform(-1, 1, 6).astype(np.float32)
+    _, grads = net.gradients(x, p, targets)
+    trainable = PARAMETERS if prior else ("w1", "b1", "w2", "b2")
+    for name in trainable:
+        array = net.arrays[name]
+        for index in [(0,) * array.ndim, tuple(s - 1 for s in array.shape)]:
+            keep = float(array[index])
+            step = 1e-2
+            array[index] = keep + step
+            up = net.gradients(x, p, targets)[0]
+            array[index] = keep - step
+            down = net.gradients(x, p, targets)[0]
+            array[index] = keep
+            numeric = (up - down) / (2 * step)
+            assert math.isclose(float(grads[name][index]), numeric, rel_tol=0.05, abs_tol=2e-4), (name, index)
+
+
+def test_fitting_a_fixed_batch_lowers_the_loss() -> None:
+    game = make("shobu")
+    training = Training.start(game, TrainingOptions(games=1, hidden=16, seed=2, learning_rate=3e-3))
+    examples = training.self_play(0)
+    examples.targets[:] = np.linspace(-0.8, 0.8, len(examples.targets), dtype=np.float32)
+    first = training.network.gradients(examples.x, examples.p, examples.targets)[0]
+    for index in range(200):
+        training.learn(examples, index)
+    last = training.network.gradients(examples.x, examples.p, examples.targets)[0]
+    assert last < first / 5
+
+
+def test_a_network_with_a_prior_starts_as_the_hand_written_evaluation() -> None:
+    game = make("shobu")
+    net = ValueNet.new(math.prod(game.observation_shape), 8, prior=True, seed=0)
+    state = game.new_initial_state()
+    children = [state.play(move) for move in state.legal_moves()[:40]]
+    learned = net.value_of(children, 0)
+    written = [child.evaluate()[0] for child in children]
+    order_learned = sorted(range(len(children)), key=lambda i: (learned[i], i))
+    order_written = sorted(range(len(children)), key=lambda i: (written[i], i))
+    assert order_learned == order_written
+
+
+def test_weights_files_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
+    net = small_net(True)
+    net.info = {"game": "shobu", "games": 12}
+    buffer = io.BytesIO()
+    net.save(buffer)
+    again, extra = ValueNet.load(buffer.getvalue())
+    assert extra == {}
+    assert again.prior and again.info == {"game": "shobu", "games": 12}
+    for name in PARAMETERS:
+        assert np.array_equal(again.arrays[name], net.arrays[name])
+    with pytest.raises(WeightsError, match="not a weights file"):
+        ValueNet.load(b"not a zip at all")
+    odd = io.BytesIO()
+    np.savez(odd, w1=np.zeros((2, 2)))
+    with pytest.raises(WeightsError, match="no header"):
+        ValueNet.load(odd.getvalue())
+    with pytest.raises(WeightsError, match="value shobu positions, not sho"):
+        again.check_game(make("sho"))
+    trained = Training.start(make("sho", players=2), TrainingOptions(games=1, hidden=2)).network
+    trained.check_game(make("sho", players=2))
+    with pytest.raises(WeightsError, match="games of 2 players, and this game has 3"):
+        trained.check_game(make("sho", players=3))
+    with pytest.raises(WeightsError, match="observations of 7 numbers"):
+        ValueNet(again.arrays, True, {}).check_game(make("shobu"))
+
+
+def test_lambda_returns_end_at_the_result() -> None:
+    """The last afterstate before the end is taught (1 - lambda) of the result plus lambda of the result."""
+    game = make("shobu")
+    training = Training.start(game, TrainingOptions(games=1, hidden=4, seed=0, trace=0.0))
+    examples = training.self_play(0)
+    going = len(examples.targets) // 2
+    # With lambda = 0 each target is the next afterstate's value; the last is the game's result.
+    assert abs(float(examples.targets[going - 1])) == pytest.approx(1.0)
+    assert abs(float(examples.targets[-1])) == pytest.approx(1.0)
+    assert float(examples.targets[going - 1]) == -float(examples.targets[-1])
+
+
+def test_a_resumed_run_gives_the_same_weights(tmp_path: Path) -> None:
+    game = make("shobu")
+    options = TrainingOptions(games=6, hidden=8, seed=9, eval_every=0)
+    straight = Training.start(game, options)
+    straight.run()
+    first = Training.start(game, options)
+    first.options = TrainingOptions(games=3, hidden=8, seed=9, eval_every=0)
+    first.run(checkpoint=tmp_path / "checkpoint.npz")
+    resumed = Training.resume(game, tmp_path / "checkpoint.npz", games=6)
+    assert resumed.games_done == 3
+    resumed.run()
+    for name in PARAMETERS:
+        assert np.array_equal(resumed.network.arrays[name], straight.network.arrays[name]), name
+
+
+def test_train_command_writes_weights_a_curve_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", "shobu", "--games", "4", "--hidden", "8", "--eval-every", "2", "--eval-games", "2"]
+    result = run_cli([*args, "--out", str(out), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "after 0 games" in result.stdout and "after 4 games" in result.stdout
+    assert "Wrote" in result.stdout
+    svg = ET.fromstring((out / "curve.svg").read_text())
+    assert svg.tag.endswith("svg") and len(svg.findall("{http://www.w3.org/2000/svg}circle")) == 3
+    lines = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [line["games"] for line in lines] == [0, 2, 4]
+    net, _ = ValueNet.load(out / "value.npz")
+    assert net.info["games"] == 4 and net.info["command"].startswith(
+        "shogames train shobu --games 4 --seed 3"
+    )
+    again = run_cli([*args, "--out", str(out)])
+    assert again.exit_code == 2 and "--resume" in again.stderr
+    more = run_cli(
+        [
+            "train",
+            "shobu",
+            "--games",
+            "6",
+            "--eval-every",
+            "2",
+            "--eval-games",
+            "2",
+            "--out",
+            str(out),
+            "--resume",
+        ]
+    )
+    assert more.exit_code == 0, more.output
+    assert "Resuming Shobu at game 4 of 6" in more.stdout
+    net, _ = ValueNet.load(out / "value.npz")
+    assert net.info["games"] == 6 and "--games 6" in net.info["command"]
+    missing = run_cli(["train", "shobu", "--out", str(tmp_path / "none"), "--resume"])
+    assert missing.exit_code == 2 and "no checkpoint" in missing.stderr
+    odd = run_cli(["train", "shobu", "--eval-games", "3", "--out", str(tmp_path / "odd")])
+    assert odd.exit_code == 2 and "odd" in odd.stderr
+
+
+def test_learned_greedy_needs_weights_for_the_settings() -> None:
+    agent = build_agent("greedy:value=learned", seed=0)
+    for game_id in BUILTIN_GAMES:
+        game = make(game_id)
+        if has_shipped_value(game):
+            continue
+        with pytest.raises(WeightsError, match=game.name):
+            agent.check_game(game)
+    with pytest.raises(ValueError, match="value is one of rules, learned"):
+        build_agent("greedy:value=deep", seed=0)
+
+
+@pytest.mark.parametrize("game_id", sorted(BUILTIN_GAMES))
+def test_shipped_weights_play_and_say_how_they_were_made(game_id: str) -> None:
+    game = make(game_id, players=2) if game_id == "sho" else make(game_id)
+    if not has_shipped_value(game):
+        pytest.skip(f"{game_id} ships no learned evaluation yet")
+    net = shipped_value(game)
+    assert net.info["command"].startswith(f"shogames train {game_id}")
+    assert net.info["games"] >= 100
+    agents = [build_agent("greedy:value=learned", seed=1), build_agent("greedy", seed=2)]
+    final, record = play_game(game, agents, seed=5)
+    assert final.is_terminal() and record.moves
+
+
+@pytest.mark.parametrize("prior", [False, True])
+def test_shobu_kernel_search_values_the_horizon_as_the_network_does(prior: bool) -> None:
+    """At depth 1 each root move's value is minus the network's value of the position after it for the
+    opponent (to move there), to the search's resolution of 0.001."""
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+
+    game = make("shobu")
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    net = ValueNet.new(math.prod(game.observation_shape), 12, prior=prior, seed=7)
+    rng = np.random.default_rng(8)
+    for name in PARAMETERS:
+        if prior or name not in ("u1", "c"):
+            net.arrays[name] = net.arrays[name] + rng.normal(0, 0.2, net.arrays[name].shape).astype(
+                np.float32
+            )
+    net.info = {"game": "shobu", "players": 2}
+    searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
+    assert searcher is not None
+    state = game.new_initial_state()
+    checked = 0
+    for ply in range(30):
+        if state.is_terminal():
+            break
+        seat = state.to_move
+        result = searcher.search(state, work=10**9)
+        for move, score in result.scores.items():
+            after = state.play(move)
+            if after.is_terminal():
+                continue
+            expected = -net.value_of([after], 1 - seat)[0]
+            assert score == pytest.approx(expected, abs=1.5e-3), state.move_to_text(move)
+            checked += 1
+        moves = state.legal_moves()
+        state = state.play(moves[(ply * 7919) % len(moves)])
+    assert checked > 1000
+
+
+def test_shobu_kernel_updates_the_network_move_by_move_at_depth_two() -> None:
+    """At depth 2 the horizon's values come from the parent's sums of stones updated by the move (the
+    incremental path); a move's exact value there is the least of the network's values after each reply."""
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+
+    game = make("shobu")
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    net = ValueNet.new(math.prod(game.observation_shape), 8, prior=True, seed=11)
+    rng = np.random.default_rng(12)
+    for name in PARAMETERS:
+        net.arrays[name] = net.arrays[name] + rng.normal(0, 0.3, net.arrays[name].shape).astype(np.float32)
+    net.info = {"game": "shobu", "players": 2}
+    searcher = kernel.learned_alphabeta(net, seed=None, depth=2)
+    assert searcher is not None
+    state = game.new_initial_state()
+    checked = 0
+    for ply in range(12):
+        seat = state.to_move
+        assert seat is not None and seat >= 0
+        moves = state.legal_moves()
+        for move in moves[:: max(1, len(moves) // 3)]:
+            after = state.play(move)
+            replies = [after.play(reply) for reply in after.legal_moves()]
+            if after.is_terminal() or not replies or any(r.is_terminal() for r in replies):
+                continue
+            expected = min(net.value_of(replies, seat))
+            assert searcher.value_of(state, move, depth=2) == pytest.approx(expected, abs=1.5e-3)
+            checked += 1
+        state = state.play(moves[(ply * 7919) % len(moves)])
+    assert checked >= 20
+
+
+def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:
+    from shogames.core.kernel import KernelUnavailableError
+
+    game = make("shobu")
+    if game.kernel is None:
+        pytest.skip("no Shobu kernel here")
+    agent = build_agent("kernel-alphabeta:nodes=2000,value=learned", seed=1)
+    agent.check_game(game)
+    state = game.new_initial_state()
+    assert agent.select_move(state) in state.legal_moves()
+    sho = make("sho")
+    with pytest.raises((WeightsError, KernelUnavailableError), match="Sho"):
+        build_agent("kernel-alphabeta:value=learned", seed=1).check_game(sho)
+    with pytest.raises(ValueError, match="value is one of rules, learned"):
+        build_agent("kernel-alphabeta:value=best", seed=1)
