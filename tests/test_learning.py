@@ -287,3 +287,23 @@ def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:
         build_agent("kernel-alphabeta:value=learned", seed=1).check_game(sho)
     with pytest.raises(ValueError, match="value is one of rules, learned"):
         build_agent("kernel-alphabeta:value=best", seed=1)
+
+
+def test_rounds_played_in_processes_give_the_same_weights_as_in_one() -> None:
+    game = make("shobu")
+    options = TrainingOptions(games=6, hidden=8, seed=4, eval_every=0, round=3)
+    alone = Training.start(game, options)
+    alone.run()
+    spread = Training.start(game, options)
+    spread.run(jobs=2)
+    assert spread.games_done == 6
+    for name in PARAMETERS:
+        assert np.array_equal(spread.network.arrays[name], alone.network.arrays[name]), name
+    one_by_one = Training.start(game, TrainingOptions(games=6, hidden=8, seed=4, eval_every=0))
+    one_by_one.run()
+    assert not np.array_equal(one_by_one.network.arrays["w1"], alone.network.arrays["w1"])
+
+
+def test_train_command_jobs_need_rounds(tmp_path: Path) -> None:
+    result = run_cli(["train", "shobu", "--jobs", "2", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2 and "--round 2 or more" in result.stderr

@@ -66,3 +66,20 @@ def test_the_ray_option_without_ray_names_the_extra(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None if name == "ray" else True)
     result = run_cli(["arena", "shobu", "--agents", "random", "easy", "--games", "1", "--ray"])
     assert result.exit_code == 1 and "pip install 'shogames[ray]'" in result.output
+
+
+def test_self_play_rounds_on_ray_give_the_same_weights_as_in_one_process(local_ray: None) -> None:
+    import numpy as np
+
+    from shogames.core.registry import make
+    from shogames.learning.network import PARAMETERS
+    from shogames.learning.td import Training, TrainingOptions
+
+    game = make("shobu")
+    options = TrainingOptions(games=4, hidden=8, seed=6, eval_every=0, round=2)
+    alone = Training.start(game, options)
+    alone.run()
+    on_ray = Training.start(game, options)
+    on_ray.run(ray="local")
+    for name in PARAMETERS:
+        assert np.array_equal(on_ray.network.arrays[name], alone.network.arrays[name]), name

@@ -237,6 +237,7 @@ class LevelAgent(Agent):
         self.budget = dict(budget or {})
         self.on_kernel = has_kernel_levels(game)
         self._agents: dict[bool, Agent] = {}
+        self._chosen: tuple[Game[Any], Agent] | None = None
         self.name = self._name()
 
     @property
@@ -257,6 +258,15 @@ class LevelAgent(Agent):
         return agent
 
     def _for(self, game: Game[Any]) -> Agent:
+        """The agent that plays ``game``: chosen once per game object (its settings fix the choice)."""
+        chosen = self._chosen
+        if chosen is not None and chosen[0] is game:
+            return chosen[1]
+        agent = self._choose(game)
+        self._chosen = (game, agent)
+        return agent
+
+    def _choose(self, game: Game[Any]) -> Agent:
         use_kernel = self.on_kernel and has_kernel_levels(game.id) and game.kernel is not None
         if use_kernel:
             try:  # a kernel may lack the level's searcher (a game's kernel of playouts only)

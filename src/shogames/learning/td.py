@@ -26,11 +26,13 @@ with the network (``greedy:value=learned``) against one-turn greedy with the han
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,8 @@ from shogames.agents.greedy import GreedyAgent
 from shogames.arena import random_opening, wilson_interval
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.registry import game_class
+from shogames.core.settings import parse_settings_text
 from shogames.learning.network import PARAMETERS, ValueNet, WeightsError, return_scale, to_unit
 from shogames.match import play_game
 
@@ -65,6 +69,9 @@ class TrainingOptions:
         eval_every: self-play games between two measures of strength (0: never).
         eval_games: games in each measure (an even number: each opening with both seats).
         seed: the seed of everything random.
+        round: self-play games played with the same weights before learning from them (in their order).
+            A round's games can be played at once, in processes or on Ray (:meth:`Training.run`); with 1
+            each game is played with the weights learned from all the games before it.
     """
 
     games: int = 2000
@@ -78,6 +85,7 @@ class TrainingOptions:
     eval_every: int = 250
     eval_games: int = 100
     seed: int = 0
+    round: int = 1
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first setting out of its range."""
@@ -94,6 +102,7 @@ class TrainingOptions:
                 self.eval_games >= 2 and self.eval_games % 2 == 0,
                 f"eval_games is an even number, got {self.eval_games}",
             ),
+            (self.round >= 1, f"round is 1 or more, got {self.round}"),
         ]
         for ok, message in checks:
             if not ok:
@@ -335,8 +344,15 @@ class Training:
         on_game: Callable[[int, float], None] | None = None,
         on_measure: Callable[[CurvePoint], None] | None = None,
         checkpoint_every: int = 100,
+        jobs: int = 1,
+        ray: str | None = None,
     ) -> None:
         """Train until the budget (``options.games``) is spent, measuring and checkpointing on the way.
+
+        Self-play goes in rounds of ``options.round`` games, each played with the weights of the round's
+        start; then the network learns from them one by one, in their order. The games of a round are
+        played at once in ``jobs`` processes, or on a Ray cluster at ``ray``: the weights are the same
+        either way, and the same as in one process.
 
         Args:
             checkpoint: where to save the run every ``checkpoint_every`` games and at the end (resume
@@ -344,28 +360,62 @@ class Training:
             on_game: called after each game with the games done and that game's loss.
             on_measure: called with each measure of strength.
             checkpoint_every: games between checkpoints.
+            jobs: processes that play a round's games (1: this one).
+            ray: a Ray address (:mod:`shogames.ray_tasks`) to play the rounds' games on instead.
         """
         every = self.options.eval_every
         if every and self.games_done == 0 and not self.curve:
             self._measure(on_measure)
-        while self.games_done < self.options.games:
-            began = time.perf_counter()
-            index = self.games_done
-            loss = self.learn(self.self_play(index), index)
-            self.games_done += 1
-            self.seconds += time.perf_counter() - began
-            if on_game is not None:
-                on_game(self.games_done, loss)
-            finished = self.games_done == self.options.games
-            if (
-                every
-                and (self.games_done % every == 0 or finished)
-                and (not self.curve or self.curve[-1].games != self.games_done)
-            ):
-                self._measure(on_measure)
-            if checkpoint is not None and (self.games_done % checkpoint_every == 0 or finished):
-                self.save(checkpoint)
+        pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and ray is None else None
+        try:
+            while self.games_done < self.options.games:
+                began = time.perf_counter()
+                first = self.games_done
+                count = min(self.options.round, self.options.games - first)
+                played = self._play_round(first, count, pool, ray)
+                self.seconds += time.perf_counter() - began
+                for index in range(first, first + count):
+                    began = time.perf_counter()
+                    loss = self.learn(played[index], index)
+                    self.games_done += 1
+                    self.seconds += time.perf_counter() - began
+                    if on_game is not None:
+                        on_game(self.games_done, loss)
+                    finished = self.games_done == self.options.games
+                    if (
+                        every
+                        and (self.games_done % every == 0 or finished)
+                        and (not self.curve or self.curve[-1].games != self.games_done)
+                    ):
+                        self._measure(on_measure)
+                    if checkpoint is not None and (self.games_done % checkpoint_every == 0 or finished):
+                        self.save(checkpoint)
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
         self._stamp()
+
+    def _play_round(
+        self, first: int, count: int, pool: ProcessPoolExecutor | None, ray: str | None
+    ) -> dict[int, Examples]:
+        """Self-play games ``first .. first + count - 1`` with the current weights, by their index."""
+        if pool is None and ray is None:
+            return {index: self.self_play(index) for index in range(first, first + count)}
+        buffer = io.BytesIO()
+        self.network.save(buffer)
+        weights = buffer.getvalue()
+        tasks = [
+            SelfPlayTask(self.game.id, self.game.settings_text(), weights, self.options, index)
+            for index in range(first, first + count)
+        ]
+        if ray is not None:
+            from shogames.ray_tasks import run_on_ray
+
+            results = run_on_ray(play_self_play_task, tasks, ray)
+        else:
+            assert pool is not None
+            results = pool.map(play_self_play_task, tasks)
+        return dict(results)
 
     def _measure(self, on_measure: Callable[[CurvePoint], None] | None) -> None:
         point = self.measure()
@@ -427,6 +477,26 @@ class Training:
             command=command or str(network.info.get("command", "")),
         )
         return training
+
+
+@dataclass(frozen=True)
+class SelfPlayTask:
+    """One self-play game to play elsewhere (a process, a Ray worker): the game, the weights, its number."""
+
+    game_id: str
+    settings: str
+    weights: bytes
+    options: TrainingOptions
+    index: int
+
+
+def play_self_play_task(task: SelfPlayTask) -> tuple[int, Examples]:
+    """Play the self-play game of ``task`` (:meth:`Training.self_play`); returns its number and examples."""
+    cls = game_class(task.game_id)
+    game = cls(None, **parse_settings_text(cls.setting_specs, task.settings))
+    network, _ = ValueNet.load(task.weights)
+    training = Training(game, task.options, network, Adam.new(network))
+    return task.index, training.self_play(task.index)
 
 
 def curve_json(curve: list[CurvePoint]) -> str:

@@ -64,6 +64,9 @@ def train_command(
     eval_games: int,
     out: Path,
     resume: bool,
+    round_size: int = 1,
+    jobs: int = 1,
+    ray: str | None = None,
 ) -> None:
     """Learn an evaluation of GAME by self-play with TD(lambda); write weights, a checkpoint and a curve.
 
@@ -73,8 +76,14 @@ def train_command(
     in OUT/curve.svg. OUT/checkpoint.npz is written every 100 games and at the end: run the same command
     with --resume to go on from it (to a larger --games). OUT/value.npz holds the weights alone; copy it to
     src/shogames/games/GAME/value.npz to ship it (its header keeps this command, the budget and the seed).
+
+    With --round R the games go in rounds of R played with the same weights, which --jobs N plays in N
+    processes at once, or --ray on a Ray cluster: the same seed and round give the same weights whatever
+    the processes or the cluster.
     """
-    from shogames.ui.cli import ShogamesUsageError, load_game  # the CLI's own helpers
+    from shogames.ui.cli import ShogamesUsageError, _require_ray, load_game  # the CLI's own helpers
+
+    _require_ray("train --ray", ray)
 
     game = load_game(game_id, settings_texts, preset)
     try:
@@ -87,6 +96,7 @@ def train_command(
     words += ["--games", str(games), "--seed", str(seed), "--hidden", str(hidden)]
     words += [*(["--prior"] if prior else []), "--lambda", str(trace), "--learning-rate", str(learning_rate)]
     words += ["--epsilon", str(epsilon), *(["--opening", str(opening)] if opening is not None else [])]
+    words += ["--round", str(round_size)] if round_size != 1 else []
     command = shlex.join(words)
     checkpoint = out / "checkpoint.npz"
     if resume:
@@ -111,6 +121,7 @@ def train_command(
             eval_every=eval_every,
             eval_games=eval_games,
             seed=seed,
+            round=round_size,
         )
         try:
             options.check()
@@ -132,9 +143,16 @@ def train_command(
         write_curve_svg(curve, out / "curve.svg", title=f"{game.name}: greedy with the learned evaluation")
         (out / "curve.jsonl").write_text(curve_json(curve))
 
+    if jobs > 1 and training.options.round < jobs:
+        raise ShogamesUsageError(
+            f"--jobs {jobs} plays the games of a round at once: give --round {jobs} or more "
+            f"(this run's round is {training.options.round})"
+        )
     out.mkdir(parents=True, exist_ok=True)
     try:
         training.run(
+            jobs=jobs,
+            ray=ray,
             checkpoint=checkpoint,
             on_game=lambda done, loss: bar.update(done, loss, training.seconds),
             on_measure=measured,
@@ -160,7 +178,12 @@ def _with_games(command: str, games: int) -> str:
 
 def build_train(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``shogames train``."""
-    from shogames.ui.cli import _add_game_argument, _add_game_options, _int_range  # the CLI's own helpers
+    from shogames.ui.cli import (  # the CLI's own helpers
+        _add_game_argument,
+        _add_game_options,
+        _add_ray_option,
+        _int_range,
+    )
 
     def probability(text: str) -> float:
         try:
@@ -231,6 +254,20 @@ def build_train(parser: argparse.ArgumentParser) -> None:
         default=Path("training"),
         help="The folder of the checkpoint, weights and curve [default: ./training].",
     )
+    parser.add_argument(
+        "--round",
+        dest="round_size",
+        type=_int_range(1),
+        default=1,
+        help="Self-play games played with the same weights before learning from them [default: 1].",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_int_range(1, 1024),
+        default=1,
+        help="Processes that play a round's games at once (at most --round) [default: 1].",
+    )
+    _add_ray_option(parser)
     parser.add_argument(
         "--resume", action="store_true", help="Go on from OUT/checkpoint.npz (to --games games in all)."
     )
