@@ -815,7 +815,8 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
         return terminal_score(result, other, turns, ctx[C_ROOT_TURNS])
     rows = net[0]
     acc = net[6][2]
-    acc[:] = parent
+    for k in range(acc.shape[0]):
+        acc[k] = parent[k]
     own, opp = (b, w) if other == 0 else (w, b)
     add_stones(acc, rows, other, 0, old_own & ~own, -1.0)
     add_stones(acc, rows, other, 0, own & ~old_own, 1.0)

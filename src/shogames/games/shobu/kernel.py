@@ -391,27 +391,26 @@ def bitboard_network(network: Any) -> tuple[NDArray[Any], ...]:
 
     The observation is planes of 8 x 8 cells (own stones, the opponent's, ones when the observer is to
     move, the turns' progress): a stone's first-layer weights are taken, for each seat and bit, from the
-    cell :func:`~shogames.games.shobu._jit.view_cell` gives it; the two constant planes are summed.
-    ``None`` gives arrays of length 0 (the material evaluation).
+    cell :func:`~shogames.games.shobu._jit.view_cell` gives it; the two constant planes are summed. All
+    in float64, the search's sums (no conversions in its inner loops). ``None`` gives arrays of length 0
+    (the material evaluation).
     """
     if network is None:
-        empty = np.zeros(0, dtype=np.float32)
-        none = np.zeros((2, 2, 64, 0), np.float32)
-        return (none, empty, empty, empty, empty, np.zeros(3, np.float32), np.zeros((3, 0)))
-    a = network.arrays
+        empty = np.zeros(0)
+        return (np.zeros((2, 2, 64, 0)), empty, empty, empty, empty, np.zeros(3), np.zeros((3, 0)))
+    a = {name: array.astype(np.float64) for name, array in network.arrays.items()}
     w1 = a["w1"]
     hidden = w1.shape[1]
-    rows = np.zeros((2, 2, 64, hidden), dtype=np.float32)
+    rows = np.zeros((2, 2, 64, hidden))
     for seat in range(2):
         for bit in range(64):
             cell = int(jit.view_cell(bit, seat))
             for plane in range(2):
                 rows[seat, plane, bit] = w1[64 * plane + cell]
-    base = (a["b1"] + w1[128:192].sum(axis=0)).astype(np.float32)
-    progress = w1[192:256].sum(axis=0).astype(np.float32)
-    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0], dtype=np.float32)
-    u1, w2 = a["u1"].astype(np.float32), a["w2"].astype(np.float32)
-    return (rows, base, progress, u1, w2, head, np.zeros((3, hidden)))
+    base = a["b1"] + w1[128:192].sum(axis=0)
+    progress = w1[192:256].sum(axis=0)
+    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0])
+    return (rows, base, progress, a["u1"], a["w2"], head, np.zeros((3, hidden)))
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
