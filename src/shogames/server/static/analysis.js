@@ -4,7 +4,7 @@
 // lists the legal moves with their clicks and the dice outcomes, searches (…/search) and offers the
 // editor's changes (…/edits). The address holds the settings, the start position and the moves, so it
 // can be shared; it is kept up to date with history.replaceState.
-import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, narrowClicks, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("analysis");
 const gameId = root.dataset.game;
@@ -231,13 +231,11 @@ function playLine(moves) {
 
 // --- Moving by clicking (as on the game page) and the dice. ---
 function candidates() {
-  return answer.legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+  return narrowClicks(answer.legal, selection).candidates;
 }
 
 function nextTargets() {
-  const next = new Set();
-  for (const move of candidates()) if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
-  return next;
+  return narrowClicks(answer.legal, selection).next;
 }
 
 function clickTarget(target) {

@@ -151,4 +151,15 @@ export function describeSettings(element, game) {
   for (const pair of (game.settings ?? "").split(" ").filter(Boolean)) list.append(text("li", pair));
   fold.append(list);
   element.replaceChildren(fold);
+}/**
+ * Narrow the legal moves by the clicks so far: `candidates` are the moves whose clicks begin with
+ * `selection`, `next` the targets that may be clicked next (one click further along a candidate).
+ */
+export function narrowClicks(legal, selection) {
+  const candidates = legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+  const next = new Set();
+  for (const move of candidates) if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
+  return { candidates, next };
 }
+
+

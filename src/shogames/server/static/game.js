@@ -1,5 +1,5 @@
 // The game page: the live game over a WebSocket, moves made by clicking, the clocks, the move list.
-import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, narrowClicks, seatLabel, tapTarget, text } from "/static/board.js";
 import { rememberGame } from "/static/mygames.js";
 import { playSound, setSound, soundOn } from "/static/sound.js";
 
@@ -127,15 +127,11 @@ function isMyTurn() {
 }
 
 function candidates() {
-  return snap.legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+  return narrowClicks(snap.legal, selection).candidates;
 }
 
 function nextTargets() {
-  const next = new Set();
-  for (const move of candidates()) {
-    if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
-  }
-  return next;
+  return narrowClicks(snap.legal, selection).next;
 }
 
 function clickTarget(target) {

@@ -1,7 +1,7 @@
 // The lessons page: one idea at a time, then a move on a live board. The page knows no rules: it offers
 // the legal moves' clicks the server sent, and every verdict (illegal, legal but not it, right) comes
 // from the server, which asks the engine. Progress is kept in this browser (localStorage).
-import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, narrowClicks, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("learn");
 const gameId = root.dataset.game;
@@ -89,13 +89,11 @@ function reset() {
 }
 
 function candidates() {
-  return lesson.legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+  return narrowClicks(lesson.legal, selection).candidates;
 }
 
 function nextTargets() {
-  const next = new Set();
-  for (const move of candidates()) if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
-  return next;
+  return narrowClicks(lesson.legal, selection).next;
 }
 
 function render() {

@@ -2,7 +2,7 @@
 // offers the legal moves' clicks the server sent, and every verdict comes from the server, which refutes a
 // wrong move with the engine. Kept in this browser (localStorage): the puzzles solved, those already tried
 // (only a first try is rated), the puzzle on the board and the solver's Glicko-2 rating.
-import { drawBoard, drawChoices, loadRenderer, tapTarget, text } from "/static/board.js";
+import { drawBoard, drawChoices, loadRenderer, narrowClicks, tapTarget, text } from "/static/board.js";
 
 const root = document.getElementById("puzzles");
 const gameId = root.dataset.game;
@@ -114,13 +114,11 @@ function reset() {
 }
 
 function candidates() {
-  return puzzle.legal.filter((move) => selection.every((target, index) => move.clicks[index] === target));
+  return narrowClicks(puzzle.legal, selection).candidates;
 }
 
 function nextTargets() {
-  const next = new Set();
-  for (const move of candidates()) if (move.clicks.length > selection.length) next.add(move.clicks[selection.length]);
-  return next;
+  return narrowClicks(puzzle.legal, selection).next;
 }
 
 function render() {

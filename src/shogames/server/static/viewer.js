@@ -8,7 +8,7 @@
 // move is marked on the board, before the move, and named in the move list. "Learn from your mistakes"
 // takes a seat through the positions where it went wrong: the page offers the legal moves' clicks the
 // server sent and the server values the move clicked (POST /api/review/try): the page knows no rules.
-import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, seatLabel, tapTarget, text } from "/static/board.js";
+import { describeSettings, drawBoard, drawChoices, drawMoves, loadRenderer, narrowClicks, seatLabel, tapTarget, text } from "/static/board.js";
 
 const message = document.getElementById("message");
 const textArea = document.getElementById("record-text");
@@ -394,13 +394,11 @@ async function nextMistake() {
 }
 
 function candidates() {
-  return learning.position.legal.filter((move) => learning.selection.every((target, index) => move.clicks[index] === target));
+  return narrowClicks(learning.position.legal, learning.selection).candidates;
 }
 
 function nextTargets() {
-  const next = new Set();
-  for (const move of candidates()) if (move.clicks.length > learning.selection.length) next.add(move.clicks[learning.selection.length]);
-  return next;
+  return narrowClicks(learning.position.legal, learning.selection).next;
 }
 
 function renderLearning() {
