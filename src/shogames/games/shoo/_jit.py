@@ -324,17 +324,20 @@ def spread(lo, hi):
     return row_lo | up_lo | down_lo, row_hi | up_hi | (row_hi >> 9)
 
 
+@njit(cache=True, inline="always")
+def pop_square(lo, hi):
+    """The lowest square of the set ``lo | hi`` (two words, see :data:`LO_BITS`), and the set without it."""
+    if lo:
+        return lowest_bit(lo), lo & (lo - 1), hi
+    return LO_BITS + lowest_bit(hi), lo, hi & (hi - 1)
+
+
 @njit(I64(I64, I64, I64, I64), cache=True)
 def declarations(mask_lo, mask_hi, x_lo, x_hi):
     """The shoo declarations of moves to each square of ``mask``: the targets of ``x`` next to each."""
     total = 0
     while x_lo | x_hi:
-        if x_lo:
-            t = lowest_bit(x_lo)
-            x_lo &= x_lo - 1
-        else:
-            t = LO_BITS + lowest_bit(x_hi)
-            x_hi &= x_hi - 1
+        t, x_lo, x_hi = pop_square(x_lo, x_hi)
         total += popcount(NEIGH[0, t] & mask_lo) + popcount(NEIGH[1, t] & mask_hi)
     return total
 
@@ -434,12 +437,7 @@ def build_units(st, cfg, units):
         w_lo = theirs_lo
         w_hi = theirs_hi
         while w_lo | w_hi:
-            if w_lo:
-                t = lowest_bit(w_lo)
-                w_lo &= w_lo - 1
-            else:
-                t = LO_BITS + lowest_bit(w_hi)
-                w_hi &= w_hi - 1
+            t, w_lo, w_hi = pop_square(w_lo, w_hi)
             twice_lo |= once_lo & NEIGH[0, t]
             twice_hi |= once_hi & NEIGH[1, t]
             once_lo |= NEIGH[0, t]
@@ -456,12 +454,7 @@ def build_units(st, cfg, units):
             w_lo = standing_lo
             w_hi = standing_hi
             while w_lo | w_hi:
-                if w_lo:
-                    t = lowest_bit(w_lo)
-                    w_lo &= w_lo - 1
-                else:
-                    t = LO_BITS + lowest_bit(w_hi)
-                    w_hi &= w_hi - 1
+                t, w_lo, w_hi = pop_square(w_lo, w_hi)
                 before = total
                 u, total = add_unit(
                     units, u, total, code_of(STEP, t, -1, -1, -1), -1, 0,
@@ -525,12 +518,7 @@ def build_units(st, cfg, units):
     w_lo = foot_lo
     w_hi = foot_hi
     while w_lo | w_hi:
-        if w_lo:
-            o = lowest_bit(w_lo)
-            w_lo &= w_lo - 1
-        else:
-            o = LO_BITS + lowest_bit(w_hi)
-            w_hi &= w_hi - 1
+        o, w_lo, w_hi = pop_square(w_lo, w_hi)
         a_lo = FIELD_LO
         a_hi = FIELD_HI
         if safety and has(home_lo, home_hi, o):  # a traveller at home stays there (A18)
@@ -549,12 +537,7 @@ def build_units(st, cfg, units):
     w_lo = foot_lo
     w_hi = foot_hi
     while w_lo | w_hi:
-        if w_lo:
-            o = lowest_bit(w_lo)
-            w_lo &= w_lo - 1
-        else:
-            o = LO_BITS + lowest_bit(w_hi)
-            w_hi &= w_hi - 1
+        o, w_lo, w_hi = pop_square(w_lo, w_hi)
         if (NEIGH[0, o] & usable_lo) | (NEIGH[1, o] & usable_hi):
             u, total = mount_units(
                 units, u, total, o, towers, safety, home_lo, home_hi, occ_lo, occ_hi, usable_lo, usable_hi,
@@ -567,12 +550,7 @@ def build_units(st, cfg, units):
         w_lo = riders_lo
         w_hi = riders_hi
         while w_lo | w_hi:
-            if w_lo:
-                o = lowest_bit(w_lo)
-                w_lo &= w_lo - 1
-            else:
-                o = LO_BITS + lowest_bit(w_hi)
-                w_hi &= w_hi - 1
+            o, w_lo, w_hi = pop_square(w_lo, w_hi)
             a_lo = FIELD_LO
             a_hi = FIELD_HI
             if safety and has(home_lo, home_hi, o):
@@ -615,12 +593,7 @@ def build_units(st, cfg, units):
         w_lo &= mine_lo
         w_hi &= mine_hi
         while w_lo | w_hi:
-            if w_lo:
-                o = lowest_bit(w_lo)
-                w_lo &= w_lo - 1
-            else:
-                o = LO_BITS + lowest_bit(w_hi)
-                w_hi &= w_hi - 1
+            o, w_lo, w_hi = pop_square(w_lo, w_hi)
             u, total = capture_units(
                 st, cfg, units, u, total, o, me, towers, safety, mine_lo, mine_hi, theirs_lo, theirs_hi,
                 mounted_lo, mounted_hi, occ_lo, occ_hi, empty_lo, empty_hi, no_horse_lo, no_horse_hi, t1_lo,
@@ -669,12 +642,7 @@ def build_units(st, cfg, units):
     w_lo = usable_lo
     w_hi = usable_hi
     while w_lo | w_hi:
-        if w_lo:
-            o = lowest_bit(w_lo)
-            w_lo &= w_lo - 1
-        else:
-            o = LO_BITS + lowest_bit(w_hi)
-            w_hi &= w_hi - 1
+        o, w_lo, w_hi = pop_square(w_lo, w_hi)
         r_lo, r_hi = reach(o, occ_lo | no_horse_lo, occ_hi | no_horse_hi)
         u, total = add_unit(
             units,
@@ -722,12 +690,7 @@ def mount_units(
     w_lo = NEIGH[0, o] & usable_lo
     w_hi = NEIGH[1, o] & usable_hi
     while w_lo | w_hi:
-        if w_lo:
-            horse = lowest_bit(w_lo)
-            w_lo &= w_lo - 1
-        else:
-            horse = LO_BITS + lowest_bit(w_hi)
-            w_hi &= w_hi - 1
+        horse, w_lo, w_hi = pop_square(w_lo, w_hi)
         base = code_of(MOUNT, o, horse, -1, -1)
         if towers:
             u, total = add_unit(
@@ -770,12 +733,7 @@ def capture_units(
     x_lo = t1_lo & ~NEIGH[0, o]
     x_hi = t1_hi & ~NEIGH[1, o]
     while victims_lo | victims_hi:
-        if victims_lo:
-            via = lowest_bit(victims_lo)
-            victims_lo &= victims_lo - 1
-        else:
-            via = LO_BITS + lowest_bit(victims_hi)
-            victims_hi &= victims_hi - 1
+        via, victims_lo, victims_hi = pop_square(victims_lo, victims_hi)
         places_lo = NEIGH[0, via] & empty_lo
         places_hi = NEIGH[1, via] & empty_hi
         if has(HOME[you, 0], HOME[you, 1], via):
@@ -785,12 +743,7 @@ def capture_units(
                 places_lo &= HOME[you, 0]
                 places_hi &= HOME[you, 1]
         while places_lo | places_hi:
-            if places_lo:
-                place = lowest_bit(places_lo)
-                places_lo &= places_lo - 1
-            else:
-                place = LO_BITS + lowest_bit(places_hi)
-                places_hi &= places_hi - 1
+            place, places_lo, places_hi = pop_square(places_lo, places_hi)
             block_lo = (occ_lo | BIT[0, place]) & ~BIT[0, via]
             block_hi = (occ_hi | BIT[1, place]) & ~BIT[1, via]
             if not was_mounted:
@@ -823,12 +776,7 @@ def emit_to(out, n, move, to, x_lo, x_hi, place, pmode):
         d_lo |= BIT[0, place]
         d_hi |= BIT[1, place]
     while d_lo | d_hi:
-        if d_lo:
-            t = lowest_bit(d_lo)
-            d_lo &= d_lo - 1
-        else:
-            t = LO_BITS + lowest_bit(d_hi)
-            d_hi &= d_hi - 1
+        t, d_lo, d_hi = pop_square(d_lo, d_hi)
         out[n] = move | (t + 1) << 32
         n += 1
     return n
@@ -854,12 +802,7 @@ def emit_unit(units, u, out, n):
         return n + 1
     if start < 0:  # squares in order
         while m_lo | m_hi:
-            if m_lo:
-                to = lowest_bit(m_lo)
-                m_lo &= m_lo - 1
-            else:
-                to = LO_BITS + lowest_bit(m_hi)
-                m_hi &= m_hi - 1
+            to, m_lo, m_hi = pop_square(m_lo, m_hi)
             n = emit_to(out, n, base, to, x_lo, x_hi, place, pmode)
         return n
     # A slide: the start square first where the move may stay there, then each ray.
@@ -870,12 +813,7 @@ def emit_unit(units, u, out, n):
         seg_hi = m_hi & RAY[1, start, d]
         if POSITIVE[d]:
             while seg_lo | seg_hi:
-                if seg_lo:
-                    to = lowest_bit(seg_lo)
-                    seg_lo &= seg_lo - 1
-                else:
-                    to = LO_BITS + lowest_bit(seg_hi)
-                    seg_hi &= seg_hi - 1
+                to, seg_lo, seg_hi = pop_square(seg_lo, seg_hi)
                 n = emit_to(out, n, base, to, x_lo, x_hi, place, pmode)
         else:
             while seg_lo | seg_hi:
@@ -1091,12 +1029,7 @@ def board_hash_change(before_lo, before_hi, after_lo, after_hi, piece):
     d_lo = before_lo ^ after_lo
     d_hi = before_hi ^ after_hi
     while d_lo | d_hi:
-        if d_lo:
-            t = lowest_bit(d_lo)
-            d_lo &= d_lo - 1
-        else:
-            t = LO_BITS + lowest_bit(d_hi)
-            d_hi &= d_hi - 1
+        t, d_lo, d_hi = pop_square(d_lo, d_hi)
         h ^= Z_PIECE[piece, t]
     return h
 
@@ -1476,12 +1409,7 @@ def evaluate(st, weights):
         w_lo = own_lo & mounted_lo
         w_hi = own_hi & mounted_hi
         while w_lo | w_hi:
-            if w_lo:
-                t = lowest_bit(w_lo)
-                w_lo &= w_lo - 1
-            else:
-                t = LO_BITS + lowest_bit(w_hi)
-                w_hi &= w_hi - 1
+            t, w_lo, w_hi = pop_square(w_lo, w_hi)
             d = DISTANCE[side, t]
             if d:
                 total += weights[W_RIDER] + math.ceil(d / weights[W_RIDER_SLIDE])
@@ -1496,12 +1424,7 @@ def evaluate(st, weights):
         w_lo = own_lo & ~mounted_lo
         w_hi = own_hi & ~mounted_hi
         while w_lo | w_hi:
-            if w_lo:
-                t = lowest_bit(w_lo)
-                w_lo &= w_lo - 1
-            else:
-                t = LO_BITS + lowest_bit(w_hi)
-                w_hi &= w_hi - 1
+            t, w_lo, w_hi = pop_square(w_lo, w_hi)
             total += DISTANCE[side, t]
         if side == 0:
             cost0 = total
