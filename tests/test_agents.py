@@ -134,3 +134,23 @@ def test_sample_chance_never_picks_an_impossible_outcome(monkeypatch: pytest.Mon
 def test_sample_chance_needs_a_chance_node() -> None:
     with pytest.raises(ValueError, match="chance node"):
         sample_chance(make("shobu").new_initial_state(), random.Random(0))
+
+
+def test_a_kernel_without_alpha_beta_plays_and_describes_the_reference_levels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The toy tic-tac-toe has a kernel of playouts only: its levels are the reference agents, said so."""
+    from shogames.agents.levels import has_kernel_levels, level_line
+    from shogames.core import registry
+    from shogames.core.kernel import kernels_enabled
+    from toy_games.tictactoe import TicTacToeGame
+
+    if not kernels_enabled():
+        pytest.skip("kernels are off here")
+    monkeypatch.setitem(registry._GAMES, TicTacToeGame.id, TicTacToeGame)
+    assert not has_kernel_levels(TicTacToeGame.id)
+    assert "pure-Python" in level_line("hard", TicTacToeGame.id)
+    assert "its compiled kernel has no alpha-beta" in level_line("hard", TicTacToeGame.id)
+    assert has_kernel_levels("shobu")
+    agent = make_agent("hard", game=TicTacToeGame.id, seed=1)
+    assert agent.name.startswith("hard (reference: ")

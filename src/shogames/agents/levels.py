@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from shogames.agents.base import Agent, make_with_budget, parse_agent_spec, register_level
 from shogames.core.errors import SettingsError
-from shogames.core.kernel import KernelUnavailableError, kernels_enabled
+from shogames.core.kernel import Kernel, KernelUnavailableError, kernels_enabled
 from shogames.core.protocol import Game, MoveT, State
 from shogames.core.registry import game_class
 
@@ -88,8 +88,8 @@ STRONGEST: Final[str] = _LADDER[-1].name
 def has_kernel_levels(game: str | None) -> bool:
     """Whether the levels of the game ``game`` play on its compiled kernel (else on the reference agents).
 
-    True where the game names a kernel module, numba is importable and kernels are not switched off
-    (``SHOGAMES_KERNELS=0``). An unknown or missing game id plays the reference agents.
+    True where the game names a kernel module with an alpha-beta searcher, numba is importable and kernels
+    are not switched off (``SHOGAMES_KERNELS=0``). An unknown or missing game id plays the reference agents.
     """
     if game is None or not kernels_enabled():
         return False
@@ -103,7 +103,17 @@ def has_kernel_levels(game: str | None) -> bool:
         import numba  # noqa: F401 (only whether it imports)
     except ImportError:
         return False
-    return True
+    return _kernel_searches(cls)
+
+
+@functools.lru_cache(maxsize=64)
+def _kernel_searches(cls: type[Game[Any]]) -> bool:
+    """Whether the kernel of ``cls`` (at its default settings) has the alpha-beta the levels search with."""
+    try:
+        kernel = cls().kernel
+    except (ImportError, SettingsError):
+        return False
+    return kernel is not None and type(kernel).alphabeta is not Kernel.alphabeta
 
 
 def level_spec(level: str, game: str | None, *, kernel: bool | None = None) -> str:
@@ -170,7 +180,10 @@ def describe_level(level: str, game: str | None) -> str:
     if has_kernel_levels(game):
         return describe_spec(spec)
     try:
-        why = "the game has no compiled kernel" if game_class(str(game)).kernel_module is None else ""
+        cls = game_class(str(game))
+        why = "the game has no compiled kernel" if cls.kernel_module is None else ""
+        if not why and kernels_enabled() and not _kernel_searches(cls):
+            why = "its compiled kernel has no alpha-beta"
     except SettingsError:
         why = "an unknown game"
     why = why or "its compiled kernel is off or missing here"

@@ -11,10 +11,10 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from shogames.learning.network import WeightsError
-from shogames.learning.plot import write_curve_svg
-from shogames.learning.td import CurvePoint, Training, TrainingOptions, curve_json
+if TYPE_CHECKING:  # the training needs NumPy, imported when the command runs (the CLI imports without it)
+    from shogames.learning.td import CurvePoint
 
 
 class _Bar:
@@ -82,6 +82,15 @@ def train_command(
     the processes or the cluster.
     """
     from shogames.ui.cli import ShogamesUsageError, _require_ray, load_game  # the CLI's own helpers
+
+    try:
+        from shogames.learning.network import WeightsError
+        from shogames.learning.plot import write_curve_svg
+        from shogames.learning.td import Training, TrainingOptions, curve_json
+    except ImportError as error:
+        raise ShogamesUsageError(
+            f"training needs NumPy and numba, which `pip install shogames` installs ({error})"
+        ) from None
 
     _require_ray("train --ray", ray)
 
