@@ -35,11 +35,15 @@ for game in "${games[@]}"; do
     opening=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; print(0 if make(sys.argv[1]).has_chance else 4)' "$game")
     match "$game" greedy "$settings" "$opening" greedy:value=learned greedy
     # Alpha-beta with the learned evaluation at the horizon, where the game's kernel runs it: at the same
-    # budget, and at about the same time (the material search looks 4 times as many positions a second
-    # on this machine: python benchmarks/learned_speed.py).
+    # budget, at about the same time (the material search looks 2.7 times as many positions a second on
+    # this machine: python benchmarks/learned_speed.py), and with 4 times the positions for the material.
     if .venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_value; g = make(sys.argv[1]); sys.exit(g.kernel is None or g.kernel.learned_alphabeta(shipped_value(g)) is None)' "$game"; then
         match "$game" alphabeta-30000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
             kernel-alphabeta:nodes=30000
+        match "$game" alphabeta-30000-vs-80000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
+            kernel-alphabeta:nodes=80000
+        match "$game" alphabeta-300000-vs-800000 "$settings" 4 kernel-alphabeta:nodes=300000,value=learned \
+            kernel-alphabeta:nodes=800000
         match "$game" alphabeta-30000-vs-120000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
             kernel-alphabeta:nodes=120000
         match "$game" alphabeta-300000-vs-1200000 "$settings" 4 kernel-alphabeta:nodes=300000,value=learned \

@@ -758,7 +758,7 @@ def add_stones(acc, rows, seat, plane, bits, sign):
             acc[k] += sign * rows[seat, plane, bit, k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_from_stones(acc, black, white, seat, turns, max_turns, net):
     """The learned score (:func:`learned_score`) from ``acc``, the sum of the stones' first-layer rows."""
     _, base, progress, u1, w2, head, _ = net
@@ -794,7 +794,7 @@ def learned_score(black, white, seat, turns, max_turns, net):
     return score_from_stones(acc, black, white, seat, turns, max_turns, net)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, parent, old_own, old_opp):
     """:func:`leaf_score` with the learned evaluation, updated from the position before the move.
 
