@@ -803,14 +803,7 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
     taken away (a turn moves two stones and may push a third), as an efficiently updatable network
     does (NNUE).
     """
-    result = winner
-    if result < 0:
-        if turns >= ctx[C_MAX_TURNS]:
-            result = 2
-        elif not ctx[C_PASS]:
-            own, opp = (b, w) if other == 0 else (w, b)
-            if not any_turn(own, opp, other, rot, masks, plans):
-                result = 1 - other
+    result = leaf_result(b, w, other, turns, winner, ctx, rot, masks, plans)
     if result >= 0:
         return terminal_score(result, other, turns, ctx[C_ROOT_TURNS])
     rows = net[0]
@@ -823,6 +816,24 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
     add_stones(acc, rows, other, 1, old_opp & ~opp, -1.0)
     add_stones(acc, rows, other, 1, opp & ~old_opp, 1.0)
     return score_from_stones(acc, b, w, other, turns, ctx[C_MAX_TURNS], net)
+
+
+@njit(cache=True, inline="always")
+def leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans):
+    """A horizon node's result (see :func:`outcome`), or -1 while it goes on.
+
+    Past the turn limit it is a draw; without a turn for ``seat`` (where passing is not allowed) it is
+    lost. It asks only whether a turn exists (:func:`any_turn`), not how many.
+    """
+    result = winner
+    if result < 0:
+        if turns >= ctx[C_MAX_TURNS]:
+            result = 2
+        elif not ctx[C_PASS]:
+            own, opp = (black, white) if seat == 0 else (white, black)
+            if not any_turn(own, opp, seat, rot, masks, plans):
+                result = 1 - seat
+    return result
 
 
 @njit(cache=True)
@@ -840,14 +851,7 @@ def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans, net):
     The evaluation is the material, or the learned one where ``net`` holds a network (its ``base`` is
     not empty). It asks only whether a turn exists (:func:`any_turn`), not how many.
     """
-    result = winner
-    if result < 0:
-        if turns >= ctx[C_MAX_TURNS]:
-            result = 2
-        elif not ctx[C_PASS]:
-            own, opp = (black, white) if seat == 0 else (white, black)
-            if not any_turn(own, opp, seat, rot, masks, plans):
-                result = 1 - seat
+    result = leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans)
     if result >= 0:
         return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS])
     if net[1].shape[0] > 0:
