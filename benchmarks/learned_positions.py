@@ -30,7 +30,9 @@ CENTRE = {(1, 1), (1, 2), (2, 1), (2, 2)}
 
 def main() -> None:
     """Print the positions and the square values."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--show", type=int, default=3)
     options = parser.parse_args()
@@ -50,6 +52,7 @@ def main() -> None:
     differing = []
     for state in positions:
         seat = state.to_move
+        assert seat is not None and seat >= 0, "the positions kept are ones with a seat to move"
         moves = state.legal_moves()
         children = [state.play(move) for move in moves]
         if any(child.is_terminal() for child in children):
@@ -65,13 +68,15 @@ def main() -> None:
         print(state.to_text())
         print(state.diagram())
         print(
-            f"learned plays {state.move_to_text(ours)} (learned {learned[a]:+.3f}, hand-written {written[a]:+.3f});"
+            f"learned plays {state.move_to_text(ours)} (learned {learned[a]:+.3f},"
+            f" hand-written {written[a]:+.3f});"
             f" hand-written plays {state.move_to_text(theirs)} (learned {learned[b]:+.3f},"
             f" hand-written {written[b]:+.3f}); gap {gap:.3f}\n"
         )
     changes: dict[str, list[float]] = {"own home boards": [], "opponent's home boards": []}
     for state in positions:
         seat = state.to_move
+        assert seat is not None and seat >= 0, "the positions kept are ones with a seat to move"
         x, p = net.encode([state], seat)
         base = float(net.values(x, p)[0])
         planes = x.reshape(4, 8, 8)
