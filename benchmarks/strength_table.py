@@ -2,7 +2,8 @@
 ladder (docs/strength/<game>/ladder.png: the levels' Elo above random, chained through the adjacent steps,
 each step from its score with one virtual draw; the bars chain the ends of the steps' Wilson intervals, so
 they widen up the ladder), and with --package write the measured steps into the package
-(src/shogames/agents/ladder.json), where the web app's level lines read them.
+(src/shogames/agents/ladder.json), where the web app's level lines read them (the games named replace
+their own steps there; the others keep theirs).
 
 Usage: python benchmarks/strength_table.py [--package] [GAME...]
 """
@@ -126,7 +127,12 @@ def main() -> None:
             print(f"![{game} ladder](strength/{game}/ladder.png)\n")
     if args.package:
         path = ROOT / "src" / "shogames" / "agents" / LADDER_FILE
-        path.write_text(json.dumps(package, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        # The games not named keep what the file holds: `--package shoo` updates Shoo's steps only.
+        kept: dict[str, dict[str, Any]] = {}
+        if path.exists():
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        kept.update(package)
+        path.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
