@@ -17,22 +17,11 @@ VALUES = ("rules", "learned")
 """What ``greedy:value=`` may name: the game's hand-written evaluation, or its shipped learned one."""
 
 
-def turn_value(state: State[Any], seat: int, plies: int) -> float:
-    """``seat``'s best evaluation at the end of its turn from ``state``.
-
-    While ``seat`` is still to move (a game whose turn takes several moves, such as Shogammon's one move
-    per die), the best of its next moves is taken, at most ``plies`` deep; then the state is evaluated.
-    """
-    if plies > 0 and state.to_move == seat:
-        return max(turn_value(state.play_unchecked(move), seat, plies - 1) for move in state.legal_moves())
-    return state.evaluate()[seat]
-
-
 def turn_ends(state: State[Any], seat: int, plies: int) -> list[State[Any]]:
     """The positions at the end of ``seat``'s turn from ``state``, following at most ``plies`` moves.
 
-    The best of them is what :func:`turn_value` finds: ``turn_value(state, seat, plies)`` is the largest
-    evaluation among them.
+    While ``seat`` is still to move (a game whose turn takes several moves, such as Shogammon's one move
+    per die), each of its next moves is followed; the greedy agent values the turn by the best of them.
     """
     if plies > 0 and state.to_move == seat:
         return [

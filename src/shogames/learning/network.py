@@ -25,7 +25,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -238,15 +238,3 @@ class ValueNet:
         prior = bool(header.pop("prior", False))
         header.pop("format")
         return cls(arrays, prior, header), contents
-
-
-def describe(info: Mapping[str, Any]) -> str:
-    """One line on how weights were made, from their header: command, games, seed."""
-    parts = []
-    if "command" in info:
-        parts.append(f"made by `{info['command']}`")
-    if "games" in info:
-        parts.append(f"{info['games']:,} self-play games")
-    if "seconds" in info:
-        parts.append(f"{info['seconds'] / 60:.0f} min of training")
-    return ", ".join(parts) if parts else "no record of their training"

@@ -431,19 +431,19 @@ class Training:
         extra = {f"adam_first_{name}": a for name, a in self.adam.first.items()}
         extra.update({f"adam_second_{name}": a for name, a in self.adam.second.items()})
         extra["adam_steps"] = np.array([self.adam.steps], dtype=np.int64)
+        self._write(path, extra)
+
+    def save_weights(self, path: Path) -> None:
+        """Write the weights and header only (what ships in a game's package), atomically."""
+        self._stamp()
+        self._write(path, {})
+
+    def _write(self, path: Path, extra: dict[str, NDArray[Any]]) -> None:
+        """Write the network and ``extra`` to ``path`` through a ``.partial`` file, so no reader sees half."""
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
         with partial.open("wb") as out:
             self.network.save(out, **extra)
-        partial.replace(path)
-
-    def save_weights(self, path: Path) -> None:
-        """Write the weights and header only (what ships in a game's package)."""
-        self._stamp()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".partial")
-        with partial.open("wb") as out:
-            self.network.save(out)
         partial.replace(path)
 
     @classmethod
