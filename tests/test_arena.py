@@ -110,6 +110,9 @@ def test_pair_scores_count_results_with_an_interval() -> None:
     (pair,) = pair_scores(["a", "b"], results)
     assert (pair.wins, pair.draws, pair.losses, pair.score) == (2, 1, 1, 0.625)
     assert pair.low < 0.625 < pair.high
+    # Games 0 and 2 had the first agent move first (seat 0), games 1 and 3 the other agent.
+    assert (pair.first_score, pair.second_score) == (0.75, 0.5)
+    assert pair.first_low < 0.75 < pair.first_high and pair.second_low < 0.5 < pair.second_high
 
 
 def test_run_arena_writes_records_tables_and_plot(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ import shogames
 from kernel_helpers import game_from_row
 from shogames.core.errors import IllegalMoveError
 from shogames.core.kernel import (
+    KernelUnavailableError,
+    SearchOptions,
     kernels_enabled,
     require_kernel,
 )
@@ -274,6 +276,101 @@ def test_alphabeta_values_in_endgames_are_the_minimax_values(settings: dict[str,
         assert result.depth == 3 or abs(result.value) > 0.99
         assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), settings)
         checked += 1
+
+
+def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuState]:
+    """``count`` late positions not over (the first a sparse one): wins, no-turn losses and caps are near."""
+    rng = np.random.default_rng(seed)
+    states: list[ShobuState] = []
+    while len(states) < count:
+        state = kernel.game.state_from_text(sparse_text() if not states else START_POSITION)
+        for _ in range(int(rng.integers(40, 90)) if states else 0):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[int(rng.integers(len(moves)))])
+        if not state.is_terminal():
+            assert isinstance(state, ShobuState)
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(
+    "options",
+    [SearchOptions(pvs=True), SearchOptions(killers=True), SearchOptions(pvs=True, killers=True, table_mb=1)],
+    ids=["pvs", "killers", "pvs-killers-table"],
+)
+@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass"}])
+def test_search_options_keep_the_minimax_value(options: SearchOptions, settings: dict[str, object]) -> None:
+    # Null windows, killer moves and a table of another size change the order and the cuts, never the value.
+    kernel = shobu_kernel(**settings)
+    for index, state in enumerate(endgame_states(kernel, 6, 11)):
+        expected = alphabeta_value(state, 3, -math.inf, math.inf, state.ply)
+        result = kernel.alphabeta(seed=index, depth=3, options=options).search(state, work=10**9)
+        assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), options)
+
+
+def stones_of(state: ShobuState, seat: int) -> int:
+    return (state.black if seat == 0 else state.white).bit_count()
+
+
+def quiescence_value(state: ShobuState, depth: int, left: int, alpha: float, beta: float, root: int) -> float:
+    """:func:`alphabeta_value` to ``depth``, then ``left`` plies of captures (either side may stand pat)."""
+    if state.is_terminal():
+        return minimax(state, 0, root)
+    if depth == 0:
+        best = minimax(state, 0, root)
+        if left == 0 or best >= beta:
+            return best
+        alpha = max(alpha, best)
+    else:
+        best = -math.inf
+    opponent = 1 - state.side
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        assert isinstance(after, ShobuState)
+        if depth == 0 and stones_of(after, opponent) == stones_of(state, opponent):
+            continue  # past the horizon, only captures
+        value = -quiescence_value(after, max(depth - 1, 0), left - (depth == 0), -beta, -alpha, root)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+@pytest.mark.parametrize(("depth", "left"), [(1, 1), (1, 2), (2, 1)])
+def test_quiescence_searches_the_captures_past_the_horizon(depth: int, left: int) -> None:
+    kernel = shobu_kernel()
+    states = [*endgame_states(kernel, 4, 3), midgame(5, plies=24), midgame(8, plies=40)]
+    differs = 0
+    for index, state in enumerate(states):
+        expected = quiescence_value(state, depth, left, -math.inf, math.inf, state.ply)
+        options = SearchOptions(quiescence=left)
+        result = kernel.alphabeta(seed=index, depth=depth, options=options).search(state, work=10**9)
+        assert math.isclose(result.value, expected, abs_tol=1e-12), state.to_text()
+        fewer = quiescence_value(state, depth, left - 1, -math.inf, math.inf, state.ply)
+        differs += not math.isclose(expected, fewer)
+    assert differs, "no position where the last ply of captures changes the value: the test shows nothing"
+
+
+def test_search_options_a_kernel_lacks_are_refused() -> None:
+    from shogames.agents import make_agent
+
+    sho = shogames.make("sho", None, players=2)
+    if sho.kernel is None:
+        pytest.skip("Sho has no kernel here")
+    with pytest.raises(KernelUnavailableError, match="has no pvs"):
+        sho.kernel.alphabeta(options=SearchOptions(pvs=True))
+    agent = make_agent("kernel-alphabeta:pvs=1,quiescence=1")
+    with pytest.raises(KernelUnavailableError, match="has no pvs, quiescence"):
+        agent.check_game(sho)
+    with pytest.raises(ValueError, match="pvs is 1"):
+        make_agent("kernel-alphabeta:pvs=2")
+    agent = make_agent("kernel-alphabeta:pvs=1,killers=1,quiescence=1,table=4,nodes=5000")
+    state = midgame(6)
+    assert agent.select_move(state) in state.legal_moves()
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -164,6 +164,8 @@ def test_train_command_writes_weights_a_curve_and_resumes(tmp_path: Path) -> Non
     )
     assert more.exit_code == 0, more.output
     assert "Resuming Shobu at game 4 of 6" in more.stdout
+    # Options given to a resume that differ from the checkpoint's are named, not silently dropped.
+    assert "not used: --seed 0 (the checkpoint's: 3), --hidden 64 (the checkpoint's: 8)" in more.stdout
     net, _ = ValueNet.load(out / "value.npz")
     assert net.info["games"] == 6 and "--games 6" in net.info["command"]
     missing = run_cli(["train", "shobu", "--out", str(tmp_path / "none"), "--resume"])

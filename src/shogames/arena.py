@@ -213,6 +213,14 @@ class PairScore:
     high: float
     mean_plies: float
     seconds_per_game: float
+    first_score: float = 0.0
+    """The first agent's mean score in the games where it moved first (seat 0: Black, the first throw)."""
+    first_low: float = 0.0
+    first_high: float = 0.0
+    second_score: float = 0.0
+    """Its mean score in the games where the other agent moved first."""
+    second_low: float = 0.0
+    second_high: float = 0.0
 
 
 @dataclass
@@ -240,12 +248,15 @@ class ArenaReport:
     def table(self) -> str:
         """The results as Markdown tables: pairs, then ratings."""
         lines = [
-            "| agent | opponent | games | won | drawn | lost | score | 95% interval | plies/game | s/game |",
-            "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
+            "| agent | opponent | games | won | drawn | lost | score | 95% interval | moving first "
+            "| moving second | plies/game | s/game |",
+            "|---|---|---:|---:|---:|---:|---:|---|---|---|---:|---:|",
         ]
         lines.extend(
             f"| {pair.first} | {pair.second} | {pair.games} | {pair.wins} | {pair.draws} | {pair.losses} "
             f"| {100 * pair.score:.1f}% | {100 * pair.low:.1f}–{100 * pair.high:.1f}% "
+            f"| {_percent(pair.first_score, pair.first_low, pair.first_high)} "
+            f"| {_percent(pair.second_score, pair.second_low, pair.second_high)} "
             f"| {pair.mean_plies:.0f} | {pair.seconds_per_game:.2f} |"
             for pair in self.pairs
         )
@@ -259,8 +270,25 @@ class ArenaReport:
         return json.dumps(asdict(self), indent=2)
 
 
+def _percent(score: float, low: float, high: float) -> str:
+    """A score and its interval as the table writes them: ``62.0% (55.1–68.4)``."""
+    return f"{100 * score:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+
+
+def _mean_with_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its Wilson interval; zeros for no values."""
+    if not values:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / len(values)
+    return (mean, *wilson_interval(mean, len(values)))
+
+
 def pair_scores(agents: Sequence[str], results: Sequence[GameResult]) -> list[PairScore]:
-    """Each pair's wins, draws, losses and mean score with its 95% interval, from the first agent's side."""
+    """Each pair's wins, draws, losses and mean score with its 95% interval, from the first agent's side.
+
+    The scores are also split by who moved first: the first agent takes seat 0 in the pair's
+    even-numbered games (:meth:`GameTask.seats`).
+    """
     by_pair: dict[tuple[int, int], list[GameResult]] = {}
     for result in results:
         by_pair.setdefault(result.pair, []).append(result)
@@ -283,6 +311,8 @@ def pair_scores(agents: Sequence[str], results: Sequence[GameResult]) -> list[Pa
                 high,
                 sum(game.plies for game in games) / n,
                 sum(game.seconds for game in games) / n,
+                *_mean_with_interval([game.score for game in games if game.number % 2 == 0]),
+                *_mean_with_interval([game.score for game in games if game.number % 2 == 1]),
             )
         )
     return scores

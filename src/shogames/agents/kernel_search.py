@@ -6,11 +6,14 @@ without a kernel, or whose kernel has no searcher of the kind asked for, is refu
 (:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
 first move elsewhere.
 
-- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P,value=V``: the kernel's negamax alpha-beta with
-  iterative deepening, a transposition table and move ordering (the same search as ``alphabeta``,
-  compiled). With neither ``nodes`` nor ``seconds`` it searches 1,000,000 nodes a move; ``depth`` caps the
-  iterations; ``noise`` plays that share of moves at random instead (the weakest levels); ``value=learned``
-  values the horizon with the game's shipped learned evaluation where its kernel can (Shobu's).
+- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P,value=V,pvs=1,killers=1,quiescence=Q,table=MB``:
+  the kernel's negamax alpha-beta with iterative deepening, a transposition table and move ordering (the
+  same search as ``alphabeta``, compiled). With neither ``nodes`` nor ``seconds`` it searches 1,000,000
+  nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
+  weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
+  its kernel can (Shobu's). ``pvs``, ``killers``, ``quiescence`` and ``table`` turn on what strong engines
+  add to the plain search (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all
+  are off by default, so a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 
@@ -23,7 +26,14 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from shogames.agents.base import Agent, register_agent
-from shogames.core.kernel import Kernel, KernelUnavailableError, Searcher, SearchResult, require_kernel
+from shogames.core.kernel import (
+    Kernel,
+    KernelUnavailableError,
+    Searcher,
+    SearchOptions,
+    SearchResult,
+    require_kernel,
+)
 from shogames.core.protocol import Game, MoveT, State
 
 
@@ -101,11 +111,16 @@ class KernelAlphaBetaAgent(_KernelAgent):
             a move that wins at once is still played.
         value: ``rules`` (the game's hand-written evaluation at the horizon) or ``learned`` (its shipped
             learned evaluation, :mod:`shogames.learning`, where the kernel can run it).
+        pvs: 1 for principal variation search (null windows after each node's first move), 0 not.
+        killers: 1 to try each ply's last two cutting quiet moves first, 0 not.
+        quiescence: plies of captures searched past the horizon (0: none).
+        table: the transposition table's size in MiB (0: the kernel's default).
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
-        "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str,
+        "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
+        "killers": int, "quiescence": int, "table": int,
     }  # fmt: skip
 
     def __init__(
@@ -117,10 +132,24 @@ class KernelAlphaBetaAgent(_KernelAgent):
         seconds: float = 0.0,
         noise: float = 0.0,
         value: str = "rules",
+        pvs: int = 0,
+        killers: int = 0,
+        quiescence: int = 0,
+        table: int = 0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
+        for flag, given in (("pvs", pvs), ("killers", killers)):
+            if given not in (0, 1):
+                raise ValueError(f"{flag} is 1 (on) or 0 (off), got {given}")
+        if not 0 <= quiescence <= 16:
+            raise ValueError(f"quiescence is a number of plies from 0 to 16, got {quiescence}")
+        if not 0 <= table <= 4096:
+            raise ValueError(f"table is a size in MiB from 1 to 4096 (0: the default), got {table}")
+        self.options = SearchOptions(
+            pvs=pvs == 1, killers=killers == 1, quiescence=quiescence, table_mb=table
+        )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")
         if value not in ("rules", "learned"):
@@ -133,11 +162,13 @@ class KernelAlphaBetaAgent(_KernelAgent):
 
     def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
         if not self.learned:
-            return kernel.alphabeta(seed=self.rng.randrange(2**32), depth=self.depth)
+            return kernel.alphabeta(seed=self.rng.randrange(2**32), depth=self.depth, options=self.options)
         from shogames.learning.shipped import shipped_value
 
         network = shipped_value(kernel.game)
-        searcher = kernel.learned_alphabeta(network, seed=self.rng.randrange(2**32), depth=self.depth)
+        searcher = kernel.learned_alphabeta(
+            network, seed=self.rng.randrange(2**32), depth=self.depth, options=self.options
+        )
         if searcher is None:
             raise KernelUnavailableError(
                 f"the {kernel.game.name} kernel cannot search with a learned evaluation"

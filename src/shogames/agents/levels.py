@@ -168,6 +168,8 @@ def describe_spec(spec: str) -> str:
         parts.append(f"looks {params['depth']} moves ahead")
     else:
         parts.append(f"plays {name}")
+    if int(params.get("quiescence", 0)):
+        parts[-1] += f", then follows captures up to {params['quiescence']} moves further"
     noise = float(params.get("noise", 0))
     if noise:
         parts.append(f"plays {100 * noise:.0f}% of its moves at random")

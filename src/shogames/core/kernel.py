@@ -129,6 +129,34 @@ class SearchResult(Generic[MoveT]):
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """What a compiled alpha-beta does beyond the plain search (each measured in ``docs/strength.md``).
+
+    The plain search (every option off) is the search the ladder's older levels and "today's best"
+    were measured with; a kernel lists the options its alpha-beta honours in
+    :attr:`Kernel.search_options`, and refuses others (:meth:`Kernel.check_search_options`).
+    """
+
+    pvs: bool = False
+    """Principal variation search: every move after a node's first is searched with a null window, and
+    again with the full window only where it beats the best so far."""
+    killers: bool = False
+    """Killer moves: the last two quiet moves that cut off at a ply are tried first of its quiet moves."""
+    quiescence: int = 0
+    """Plies of captures searched past the horizon (0: none), each side free to stand on the evaluation."""
+    table_mb: int = 0
+    """The transposition table's size in MiB (0: the searcher's default)."""
+
+    def asked(self) -> list[str]:
+        """The names of the options that differ from the plain search."""
+        return [name for name, value in vars(self).items() if value]
+
+
+PLAIN_SEARCH = SearchOptions()
+"""Every option off: the plain alpha-beta."""
+
+
 class Searcher(ABC, Generic[MoveT]):
     """A kernel's search of one kind, keeping what it learns (tables) between calls of one game."""
 
@@ -316,17 +344,41 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
 
     # --- Searches ------------------------------------------------------------------------------------
 
-    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> Searcher[MoveT] | None:
+    search_options: frozenset[str] = frozenset()
+    """The :class:`SearchOptions` (by field name) this kernel's alpha-beta honours."""
+
+    def check_search_options(self, options: SearchOptions) -> None:
+        """Refuse options this kernel's alpha-beta does not have.
+
+        Raises:
+            KernelUnavailableError: an option is set that is not in :attr:`search_options`; the message
+                names it and what the kernel has.
+        """
+        missing = [name for name in options.asked() if name not in self.search_options]
+        if missing:
+            has = ", ".join(sorted(self.search_options)) or "none"
+            raise KernelUnavailableError(
+                f"the {self.game.name} kernel's alpha-beta has no {', '.join(missing)} (its options: {has})"
+            )
+
+    def alphabeta(
+        self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> Searcher[MoveT] | None:
         """A compiled alpha-beta searcher (``None`` when the kernel has none).
 
         Args:
             seed: orders equal root moves; ``None`` keeps the legal-move order.
             depth: the deepest iteration of iterative deepening.
+            options: what it does beyond the plain search (see :attr:`search_options`).
+
+        Raises:
+            KernelUnavailableError: an option the kernel's alpha-beta does not have.
         """
+        self.check_search_options(options)
         return None
 
     def learned_alphabeta(
-        self, network: Any, *, seed: int | None = None, depth: int = 64
+        self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> Searcher[MoveT] | None:
         """A compiled alpha-beta that values the horizon with a learned evaluation (``None``: it has none).
 
@@ -336,7 +388,9 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             network: a :class:`~shogames.learning.network.ValueNet` that reads this game's observation.
             seed: orders equal root moves; ``None`` keeps the legal-move order.
             depth: the deepest iteration of iterative deepening.
+            options: what it does beyond the plain search (see :attr:`search_options`).
         """
+        self.check_search_options(options)
         return None
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> Searcher[MoveT] | None:

@@ -166,6 +166,20 @@ def _real(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
+def _real_range(low: float, high: float, *, above_low: bool = False) -> Callable[[str], float]:
+    """An argument type: a number from ``low`` (or above it, with ``above_low``) to ``high``."""
+
+    def convert(text: str) -> float:
+        value = _real(text)
+        if not (value > low if above_low else value >= low) or not value <= high:
+            bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(f"{text} is not {bounds}")
+        return value
+
+    convert.__name__ = "number"
+    return convert
+
+
 def _positive_real(text: str) -> float:
     value = _real(text)
     if not value > 0:

@@ -10,7 +10,7 @@ import argparse
 import collections
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from shogames.core.errors import SettingsError
@@ -169,30 +169,6 @@ def _mine(
     _say("themes: " + ", ".join(f"{theme} {number}" for theme, number in themes.most_common()))
 
 
-def _whole(low: int) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is not {low} or more")
-        return value
-
-    convert.__name__ = "whole number"
-    return convert
-
-
-def _margin(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= 2:
-        raise argparse.ArgumentTypeError(f"{text} is not above 0 and at most 2")
-    return value
-
-
 def _path(text: str) -> Path:
     path = Path(text)
     if path.is_dir():
@@ -202,6 +178,8 @@ def _path(text: str) -> Path:
 
 def build_puzzles(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``shogames puzzles``."""
+    from shogames.ui.cli import _int_range, _real_range  # the CLI's own argument types
+
     parser.add_argument("game_id", metavar="GAME", help="The game's id (see `shogames games`).")
     parser.add_argument("--theme", metavar="THEME", default=None, help="Only the puzzles with this theme.")
     parser.add_argument(
@@ -216,15 +194,15 @@ def build_puzzles(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--mine", dest="mine_them", action="store_true", help="Mine puzzles and write them.")
     mining = parser.add_argument_group("mining (with --mine)")
     mining.add_argument(
-        "--count", metavar="N", type=_whole(1), default=200, help="Puzzles to find [default: 200]."
+        "--count", metavar="N", type=_int_range(1), default=200, help="Puzzles to find [default: 200]."
     )
-    mining.add_argument("--seed", metavar="N", type=_whole(0), default=0, help="The seed [default: 0].")
+    mining.add_argument("--seed", metavar="N", type=_int_range(0), default=0, help="The seed [default: 0].")
     mining.add_argument(
-        "--depth", metavar="D", type=_whole(1), default=DEFAULT_DEPTH,
+        "--depth", metavar="D", type=_int_range(1), default=DEFAULT_DEPTH,
         help=f"The judging search's depth in decisions [default: {DEFAULT_DEPTH}].",
     )  # fmt: skip
     mining.add_argument(
-        "--margin", metavar="X", type=_margin, default=DEFAULT_MARGIN,
+        "--margin", metavar="X", type=_real_range(0.0, 2.0, above_low=True), default=DEFAULT_MARGIN,
         help=f"How far above every other move the solution is valued [default: {DEFAULT_MARGIN}].",
     )  # fmt: skip
     mining.add_argument(
@@ -232,11 +210,11 @@ def build_puzzles(parser: argparse.ArgumentParser) -> None:
         help=f"The next seat's agent in the mined games; repeat for each seat [default: {DEFAULT_AGENT}].",
     )  # fmt: skip
     mining.add_argument(
-        "--opening", metavar="N", type=_whole(0), default=DEFAULT_OPENING,
+        "--opening", metavar="N", type=_int_range(0), default=DEFAULT_OPENING,
         help=f"Random plies that open each game [default: {DEFAULT_OPENING}].",
     )  # fmt: skip
     mining.add_argument(
-        "--per-game", metavar="N", type=_whole(1), default=DEFAULT_PER_GAME,
+        "--per-game", metavar="N", type=_int_range(1), default=DEFAULT_PER_GAME,
         help=f"The most puzzles from one game [default: {DEFAULT_PER_GAME}].",
     )  # fmt: skip
     mining.add_argument(

@@ -117,6 +117,21 @@ def train_command(
             raise ShogamesUsageError(f"--resume: {error}") from None
         training.command = _with_games(training.command, games)
         print(f"Resuming {game.name} at game {training.games_done:,} of {games:,} from {checkpoint}")
+        kept = training.options
+        given = {
+            "--seed": (seed, kept.seed), "--hidden": (hidden, kept.hidden), "--prior": (prior, kept.prior),
+            "--lambda": (trace, kept.trace), "--learning-rate": (learning_rate, kept.learning_rate),
+            "--epsilon": (epsilon, kept.epsilon), "--opening": (opening, kept.opening),
+            "--eval-every": (eval_every, kept.eval_every), "--eval-games": (eval_games, kept.eval_games),
+            "--round": (round_size, kept.round),
+        }  # fmt: skip
+        ignored = [
+            f"{flag} {mine} (the checkpoint's: {theirs})"
+            for flag, (mine, theirs) in given.items()
+            if mine != theirs and not (flag == "--opening" and mine is None)
+        ]
+        if ignored:
+            print("--resume goes on with the checkpoint's options; not used: " + ", ".join(ignored))
     else:
         default_opening = 0 if game.has_chance else 4
         options = TrainingOptions(
@@ -192,25 +207,11 @@ def build_train(parser: argparse.ArgumentParser) -> None:
         _add_game_options,
         _add_ray_option,
         _int_range,
+        _positive_real,
+        _real_range,
     )
 
-    def probability(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not 0.0 <= value <= 1.0:
-            raise argparse.ArgumentTypeError(f"{value} is not from 0 to 1")
-        return value
-
-    def positive(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{value} is not above 0")
-        return value
+    probability = _real_range(0.0, 1.0)
 
     def even(text: str) -> int:
         value = _int_range(2)(text)
@@ -239,7 +240,7 @@ def build_train(parser: argparse.ArgumentParser) -> None:
         "--lambda", dest="trace", type=probability, default=0.7, help="TD(lambda)'s lambda [default: 0.7]."
     )
     parser.add_argument(
-        "--learning-rate", type=positive, default=1e-3, help="Adam's step size [default: 0.001]."
+        "--learning-rate", type=_positive_real, default=1e-3, help="Adam's step size [default: 0.001]."
     )
     parser.add_argument(
         "--epsilon", type=probability, default=0.05, help="Share of random self-play moves [default: 0.05]."

@@ -22,7 +22,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.errors import IllegalMoveError
-from shogames.core.kernel import BatchGames, Kernel, PlayoutBatch, compiled_threads, playout_batch
+from shogames.core.kernel import (
+    PLAIN_SEARCH,
+    BatchGames,
+    Kernel,
+    PlayoutBatch,
+    SearchOptions,
+    compiled_threads,
+    playout_batch,
+)
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.sho import REACH, ShoGame, ShoMove, ShoMoveKind, ShoPosition, ShoState
@@ -308,8 +316,11 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         jit.evaluate(self.encode(state), self.cfg, self.reach, out)
         return tuple(float(v) for v in out[: self.sho.players])
 
-    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShoAlphaBeta:
+    def alphabeta(
+        self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShoAlphaBeta:
         """The compiled alpha-beta searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid."""
+        self.check_search_options(options)
         return ShoAlphaBeta(self, seed=seed, depth=depth)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:

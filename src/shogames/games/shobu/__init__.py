@@ -448,7 +448,9 @@ class ShobuGame(Game["ShobuState"]):
     version = 1
     blurb = "four 4×4 boards: a passive move, then the same move pushing on a board of the other colour"
     display_order = 2
-    agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=10000000"}
+    agent_levels: ClassVar[Mapping[str, str]] = {
+        "master": "kernel-alphabeta:nodes=10000000,pvs=1,quiescence=2,table=64"
+    }
     move_theme_names: ClassVar[Mapping[str, str]] = {
         "push-off": "the aggressive stone pushes an enemy stone off its board",
         "push": "the aggressive stone pushes an enemy stone along its board",

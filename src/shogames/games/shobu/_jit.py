@@ -681,6 +681,12 @@ def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns,
 
 # ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
+# The search's options (:class:`~shogames.core.kernel.SearchOptions`): principal variation search, killer
+# moves, and the plies of captures searched past the horizon (quiescence).
+C_PVS, C_KILLERS, C_QUIESCENCE = range(8, 11)
+CTX_SIZE = 11
+KILLER_ORDER = np.int64(1) << np.int64(60)
+"""A killer move's sort key among the quiet turns: above every history counter."""
 # Transposition table entry (four uint64): black, white, info, score (an int64: scores are whole numbers).
 # Info: move (17 bits) | depth << 17 (8 bits) | bound << 25 (2 bits) | seat << 27 | generation << 28.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -869,9 +875,62 @@ def horizon_score(black, white, seat, turns, winner, ctx, deadline, rot, masks, 
 
 
 @njit(cache=True)
+def quiesce(
+    black, white, seat, turns, winner, alpha, beta, left, ply, ctx, deadline, rules, rot, src, moves, net
+):  # fmt: skip
+    """The score of a position past the horizon: the evaluation, or better, ``left`` plies of captures on.
+
+    The side to move may stand on the evaluation (it need not capture) or push a stone off a board; the
+    opponent may answer with captures in turn, while ``left`` > 0. A position where a stone is about to
+    be pushed off is not valued as if it were quiet (quiescence search, as chess engines do for captures).
+    Each position is counted as a node.
+    """
+    if out_of_budget(ctx, deadline):
+        return 0.0
+    if winner >= 0:
+        return terminal_score(winner, seat, turns, ctx[C_ROOT_TURNS])
+    if turns >= ctx[C_MAX_TURNS]:
+        return 0.0
+    shifts, masks, plans = rules
+    if net[1].shape[0] > 0:
+        best = learned_score(black, white, seat, turns, ctx[C_MAX_TURNS], net)
+    else:
+        best = np.float64(material(black, white))
+        best = best if seat == 0 else -best
+    if left <= 0 or best >= beta or ply + 1 >= MAX_PLY:  # no captures searched: is there a turn at all?
+        result = leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans)
+        return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS]) if result >= 0 else best
+    own, opp = (black, white) if seat == 0 else (white, black)
+    level = src[ply]
+    count = fill_sources(own, opp, seat, rot, masks, plans, level)
+    if count == 0:
+        return best if ctx[C_PASS] else terminal_score(1 - seat, seat, turns, ctx[C_ROOT_TURNS])
+    alpha = max(alpha, best)
+    codes = moves[ply]
+    n = generate(seat, level, plans, CAPTURES, -1, codes, 0)
+    for i in range(n):
+        new_own, new_opp, cleared = play(own, opp, codes[i], shifts, masks)
+        x = seat if cleared else winner
+        b, w = (new_own, new_opp) if seat == 0 else (new_opp, new_own)
+        value = -quiesce(
+            b, w, 1 - seat, turns + 1, x, -beta, -alpha, left - 1, ply + 1, ctx, deadline, rules, rot, src,
+            moves, net,
+        )  # fmt: skip
+        if ctx[C_ABORT]:
+            return 0.0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True)
 def negamax(
     black, white, seat, turns, winner, depth, alpha, beta, ply, ctx, deadline, rules, rot, table, history,
-    src, moves, scores, net,
+    src, moves, scores, net, killers,
 ):  # fmt: skip
     """The score (see :data:`WIN_SCORE`) of the position for the side to move, searched ``depth`` >= 1 plies.
 
@@ -882,7 +941,12 @@ def negamax(
     captures (a stone pushed off its board), then the other turns, by the history heuristic above the
     last ply (a ply above the horizon only captures change the evaluation, so they go unsorted). The
     children at the horizon are scored in this loop (:func:`leaf_score`), each counted as a node as if
-    searched by a call.
+    searched by a call, or searched on through their captures (:func:`quiesce`).
+
+    Options in ``ctx``: with ``C_PVS`` every move after the first is searched with a null window
+    first, and again with the full window only if it beats ``alpha`` (principal variation search); with
+    ``C_KILLERS`` the last two quiet turns that cut at this ply (``killers[ply]``) are tried first of the
+    quiet turns.
     """
     if out_of_budget(ctx, deadline):
         return 0.0
@@ -930,6 +994,7 @@ def negamax(
         codes[0] = tt_move
         n = 1
     sorted_from = MAX_MOVES
+    quiet_from = MAX_MOVES
     original_alpha = alpha
     best_value = -INF
     best_move = -1
@@ -950,11 +1015,18 @@ def negamax(
                 n = generate(seat, level, plans, stage, tt_move, codes, n)
             else:
                 start = n
+                quiet_from = start
                 n = generate(seat, level, plans, stage, tt_move, codes, n)
                 if not horizon:
                     sorted_from = start
                     for j in range(start, n):
                         order[j] = history[codes[j]]
+                    if ctx[C_KILLERS]:
+                        for j in range(start, n):
+                            if codes[j] == killers[ply, 0]:
+                                order[j] = KILLER_ORDER + 1
+                            elif codes[j] == killers[ply, 1]:
+                                order[j] = KILLER_ORDER
             stage += 1
             continue
         move = pick_next(codes, order, i, n) if i >= sorted_from else codes[i]
@@ -966,21 +1038,36 @@ def negamax(
         else:
             b, w = new_opp, new_own
         if horizon:
-            if out_of_budget(ctx, deadline):
+            if ctx[C_QUIESCENCE] > 0:
+                value = -quiesce(
+                    b, w, other, turns + 1, x, -beta, -alpha, ctx[C_QUIESCENCE], ply + 1, ctx, deadline,
+                    rules, rot, src, moves, net,
+                )  # fmt: skip
+                if ctx[C_ABORT]:
+                    return 0.0
+            elif out_of_budget(ctx, deadline):
                 return 0.0
-            if learned:
+            elif learned:
                 value = -horizon_learned(
                     b, w, other, turns + 1, x, ctx, rot, masks, plans, net, net[6][1], opp, own
                 )  # fmt: skip
             else:
                 value = -leaf_score(b, w, other, turns + 1, x, ctx, rot, masks, plans, net)
         else:
+            null_window = ctx[C_PVS] != 0 and i > 1
             value = -negamax(
-                b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, rot,
-                table, history, src, moves, scores, net,
+                b, w, other, turns + 1, x, depth - 1, -(alpha + 1.0) if null_window else -beta, -alpha,
+                ply + 1, ctx, deadline, rules, rot, table, history, src, moves, scores, net, killers,
             )  # fmt: skip
             if ctx[C_ABORT]:
                 return 0.0
+            if null_window and alpha < value < beta:
+                value = -negamax(
+                    b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, rot,
+                    table, history, src, moves, scores, net, killers,
+                )  # fmt: skip
+                if ctx[C_ABORT]:
+                    return 0.0
         if value > best_value:
             best_value = value
             best_move = move
@@ -988,6 +1075,9 @@ def negamax(
                 alpha = value
                 if alpha >= beta:
                     history[move] += depth * depth
+                    if i - 1 >= quiet_from and killers[ply, 0] != move:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = move
                     break
     if best_value <= original_alpha:
         bound = UPPER
@@ -1007,12 +1097,13 @@ def negamax(
 @njit(cache=True)
 def alphabeta(
     black, white, seat, turns, winner, root_moves, max_depth, node_limit, seconds, max_turns, no_turn_pass,
-    rules, table, history, generation, root_scores, stats, net,
+    rules, table, history, generation, root_scores, stats, net, options,
 ):  # fmt: skip
     """Iterative deepening negamax from the root, over ``root_moves`` (an order that breaks ties).
 
     ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
-    length 0 for the material evaluation.
+    length 0 for the material evaluation. ``options`` (int64) turns on principal variation search,
+    killer moves and the plies of quiescence (see :func:`negamax`; all 0 for the plain search).
 
     Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
@@ -1024,18 +1115,22 @@ def alphabeta(
     search's entries from older ones (which only order moves).
     """
     n = root_moves.shape[0]
-    ctx = np.zeros(8, dtype=np.int64)
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
     ctx[C_NODE_LIMIT] = node_limit
     ctx[C_ROOT_TURNS] = turns
     ctx[C_GENERATION] = generation
     ctx[C_MAX_TURNS] = max_turns
     ctx[C_PASS] = no_turn_pass
+    ctx[C_PVS] = options[0]
+    ctx[C_KILLERS] = options[1]
+    ctx[C_QUIESCENCE] = options[2]
     deadline = deadline_after(seconds)
     _, masks, plans = rules
     rot = rotations(rules)
     src = np.empty((MAX_PLY, 8, 6), dtype=np.uint64)
     moves = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
     scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
     order, iteration, done, best_index, completed = common.new_root(n)
     completed = np.int64(completed)  # not the literal 0: one compiled end_iteration, not two
     best_value = -INF
@@ -1047,15 +1142,26 @@ def alphabeta(
         for r in range(n):
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
-            if depth == 1:
+            if depth == 1 and ctx[C_QUIESCENCE] > 0:
+                score = -quiesce(
+                    b, w, s, t, x, -INF, -alpha_score, ctx[C_QUIESCENCE], first_ply, ctx, deadline, rules,
+                    rot, src, moves, net,
+                )  # fmt: skip
+            elif depth == 1:
                 score = -horizon_score(b, w, s, t, x, ctx, deadline, rot, masks, plans, net)
             else:
                 # ply is a variable, not the literal 1: a literal would compile a second overload of the
                 # recursive negamax, which numba's cache cannot load back (numba issue #6713).
+                null_window = ctx[C_PVS] != 0 and r > 0
                 score = -negamax(
-                    b, w, s, t, x, depth - 1, -INF, -alpha_score, first_ply, ctx, deadline, rules, rot, table,
-                    history, src, moves, scores, net,
+                    b, w, s, t, x, depth - 1, -(alpha_score + 1.0) if null_window else -INF, -alpha_score,
+                    first_ply, ctx, deadline, rules, rot, table, history, src, moves, scores, net, killers,
                 )  # fmt: skip
+                if null_window and score > alpha_score and not ctx[C_ABORT]:
+                    score = -negamax(
+                        b, w, s, t, x, depth - 1, -INF, -alpha_score, first_ply, ctx, deadline, rules, rot,
+                        table, history, src, moves, scores, net, killers,
+                    )  # fmt: skip
             if ctx[C_ABORT]:
                 break
             alpha_score = max(alpha_score, score)

@@ -27,9 +27,11 @@ from numpy.typing import NDArray
 
 from shogames.core.errors import IllegalMoveError
 from shogames.core.kernel import (
+    PLAIN_SEARCH,
     BatchGames,
     Kernel,
     PlayoutBatch,
+    SearchOptions,
     compiled_threads,
     moves_by_code,
     playout_batch,
@@ -312,14 +314,23 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Searches ------------------------------------------------------------------------------------
 
-    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShobuAlphaBeta:
-        """The compiled alpha-beta searcher (:class:`ShobuAlphaBeta`)."""
-        return ShobuAlphaBeta(self, seed=seed, depth=depth)
+    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb"})
+    """Shobu's alpha-beta has every :class:`~shogames.core.kernel.SearchOptions`."""
 
-    def learned_alphabeta(self, network: Any, *, seed: int | None = None, depth: int = 64) -> ShobuAlphaBeta:
+    def alphabeta(
+        self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShobuAlphaBeta:
+        """The compiled alpha-beta searcher (:class:`ShobuAlphaBeta`)."""
+        self.check_search_options(options)
+        return ShobuAlphaBeta(self, seed=seed, depth=depth, options=options)
+
+    def learned_alphabeta(
+        self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShobuAlphaBeta:
         """The compiled alpha-beta with ``network`` (a ``ValueNet``) at the horizon, not the material."""
         network.check_game(self.game)
-        return ShobuAlphaBeta(self, seed=seed, depth=depth, network=network)
+        self.check_search_options(options)
+        return ShobuAlphaBeta(self, seed=seed, depth=depth, network=network, options=options)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShobuMCTS:
         """The compiled MCTS searcher with the evaluation at the leaves (:class:`ShobuMCTS`)."""
@@ -337,6 +348,10 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return self._moves[:count].copy()
 
 
+TABLE_ENTRY_BYTES = 48
+"""Bytes a table entry takes: its four words of key, bound and score, and the generic table's two others."""
+
+
 class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
     """Compiled negamax alpha-beta (:class:`~shogames.kernels.search.TableAlphaBeta`) for Shobu.
 
@@ -352,6 +367,9 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table_bits: the table has ``2 ** table_bits`` entries (32 bytes each).
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
+        options: principal variation search, killer moves, plies of quiescence and the table's size
+            (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
+            ``table_bits`` by the largest power of two entries that fits).
     """
 
     def __init__(
@@ -362,12 +380,16 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         depth: int = 64,
         table_bits: int = 18,
         network: Any = None,
+        options: SearchOptions = PLAIN_SEARCH,
     ):
+        if options.table_mb > 0:
+            table_bits = max(10, ((options.table_mb << 20) // TABLE_ENTRY_BYTES).bit_length() - 1)
         super().__init__(
             kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=4, key_dtype=np.uint64,
             history_size=1 << 17,
         )  # fmt: skip
         self.net = bitboard_network(network)
+        self.options = np.array([options.pvs, options.killers, options.quiescence], dtype=np.int64)
 
     def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
         """The legal turns' codes, from the compiled generator."""
@@ -381,7 +403,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table, _, _, history, generation = self.tables()
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, table, history, generation, *out, self.net,
+            kernel.rules, table, history, generation, *out, self.net, self.options,
         )  # fmt: skip
         return int(index), float(value)
 

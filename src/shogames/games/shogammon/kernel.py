@@ -21,9 +21,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.kernel import (
+    PLAIN_SEARCH,
     BatchGames,
     Kernel,
     PlayoutBatch,
+    SearchOptions,
     compiled_threads,
     moves_by_code,
     playout_batch,
@@ -407,8 +409,11 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
-    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShogammonAlphaBeta:
+    def alphabeta(
+        self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
+        self.check_search_options(options)
         return ShogammonAlphaBeta(self, seed=seed, depth=depth)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:

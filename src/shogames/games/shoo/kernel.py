@@ -27,7 +27,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.core.errors import IllegalMoveError
-from shogames.core.kernel import BatchGames, Kernel, PlayoutBatch, compiled_threads
+from shogames.core.kernel import (
+    PLAIN_SEARCH,
+    BatchGames,
+    Kernel,
+    PlayoutBatch,
+    SearchOptions,
+    compiled_threads,
+)
 from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
@@ -397,8 +404,11 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         value = float(jit.evaluate(self._state(state), self.weights))
         return (value, -value)
 
-    def alphabeta(self, *, seed: int | None = None, depth: int = 64) -> ShooAlphaBeta:
+    def alphabeta(
+        self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShooAlphaBeta:
         """The compiled alpha-beta searcher (:class:`ShooAlphaBeta`)."""
+        self.check_search_options(options)
         return ShooAlphaBeta(self, seed=seed, depth=depth)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShooMCTS:
