@@ -27,6 +27,9 @@ OPTION_SETS: dict[str, SearchOptions] = {
     "quiescence=2, pvs": SearchOptions(quiescence=2, pvs=True),
     "quiescence=2, pvs, killers": SearchOptions(quiescence=2, pvs=True, killers=True),
     "quiescence=2, pvs, table=64": SearchOptions(quiescence=2, pvs=True, table_mb=64),
+    "quiescence=2, pvs, table=64, reductions": SearchOptions(
+        quiescence=2, pvs=True, table_mb=64, reductions=True
+    ),
 }
 """The sets of options measured, by the name the table prints."""
 

@@ -296,11 +296,14 @@ def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuStat
 
 
 @pytest.mark.parametrize(
-    "options",
-    [SearchOptions(pvs=True), SearchOptions(killers=True), SearchOptions(pvs=True, killers=True, table_mb=1)],
-    ids=["pvs", "killers", "pvs-killers-table"],
+    ("options", "settings"),
+    [
+        (SearchOptions(pvs=True), {}),
+        (SearchOptions(pvs=True, killers=True, table_mb=1), {}),
+        (SearchOptions(pvs=True, killers=True, table_mb=1), {"no_turn": "pass"}),
+    ],
+    ids=["pvs", "pvs-killers-table", "pvs-killers-table-pass"],
 )
-@pytest.mark.parametrize("settings", [{}, {"no_turn": "pass"}])
 def test_search_options_keep_the_minimax_value(options: SearchOptions, settings: dict[str, object]) -> None:
     # Null windows, killer moves and a table of another size change the order and the cuts, never the value.
     kernel = shobu_kernel(**settings)
@@ -353,6 +356,22 @@ def test_quiescence_searches_the_captures_past_the_horizon(depth: int, left: int
         fewer = quiescence_value(state, depth, left - 1, -math.inf, math.inf, state.ply)
         differs += not math.isclose(expected, fewer)
     assert differs, "no position where the last ply of captures changes the value: the test shows nothing"
+
+
+def test_late_move_reductions_finish_a_depth_sooner_and_still_take_a_win() -> None:
+    # Reductions change the value (late quiet turns are searched shallower), so they are checked by what
+    # they are for: fewer positions to the same depth, on every one of a few positions, and no win missed.
+    kernel = shobu_kernel()
+    for seed in (6, 7, 8):
+        state = midgame(seed, plies=10)
+        full = kernel.alphabeta(seed=1, depth=5, options=SearchOptions(pvs=True)).search(state, work=10**12)
+        options = SearchOptions(pvs=True, reductions=True)
+        reduced = kernel.alphabeta(seed=1, depth=5, options=options).search(state, work=10**12)
+        assert reduced.depth == full.depth == 5 and reduced.nodes < full.nodes
+        assert reduced.move in state.legal_moves()
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    found = kernel.alphabeta(seed=0, depth=4, options=SearchOptions(reductions=True)).search(win)
+    assert kernel.play(win, found.move).winner == 0 and found.value > 0.99
 
 
 def test_search_options_a_kernel_lacks_are_refused() -> None:

@@ -6,14 +6,15 @@ without a kernel, or whose kernel has no searcher of the kind asked for, is refu
 (:class:`~shogames.core.kernel.KernelUnavailableError`) before the first move in the arena, and at the
 first move elsewhere.
 
-- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P,value=V,pvs=1,killers=1,quiescence=Q,table=MB``:
-  the kernel's negamax alpha-beta with iterative deepening, a transposition table and move ordering (the
+- ``kernel-alphabeta:depth=D,nodes=N,seconds=S,noise=P,value=V`` (and the search options below): the
+  kernel's negamax alpha-beta with iterative deepening, a transposition table and move ordering (the
   same search as ``alphabeta``, compiled). With neither ``nodes`` nor ``seconds`` it searches 1,000,000
   nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
-  its kernel can (Shobu's). ``pvs``, ``killers``, ``quiescence`` and ``table`` turn on what strong engines
-  add to the plain search (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all
-  are off by default, so a spec names the same player it did before they existed.
+  its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1`` and
+  ``table=MB`` turn on what strong engines add to the plain search
+  (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all are off by default, so
+  a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 
@@ -115,12 +116,13 @@ class KernelAlphaBetaAgent(_KernelAgent):
         killers: 1 to try each ply's last two cutting quiet moves first, 0 not.
         quiescence: plies of captures searched past the horizon (0: none).
         table: the transposition table's size in MiB (0: the kernel's default).
+        reductions: 1 to search late quiet moves a ply shallower first (late move reductions), 0 not.
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
-        "killers": int, "quiescence": int, "table": int,
+        "killers": int, "quiescence": int, "table": int, "reductions": int,
     }  # fmt: skip
 
     def __init__(
@@ -136,11 +138,12 @@ class KernelAlphaBetaAgent(_KernelAgent):
         killers: int = 0,
         quiescence: int = 0,
         table: int = 0,
+        reductions: int = 0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
-        for flag, given in (("pvs", pvs), ("killers", killers)):
+        for flag, given in (("pvs", pvs), ("killers", killers), ("reductions", reductions)):
             if given not in (0, 1):
                 raise ValueError(f"{flag} is 1 (on) or 0 (off), got {given}")
         if not 0 <= quiescence <= 16:
@@ -148,7 +151,11 @@ class KernelAlphaBetaAgent(_KernelAgent):
         if not 0 <= table <= 4096:
             raise ValueError(f"table is a size in MiB from 1 to 4096 (0: the default), got {table}")
         self.options = SearchOptions(
-            pvs=pvs == 1, killers=killers == 1, quiescence=quiescence, table_mb=table
+            pvs=pvs == 1,
+            killers=killers == 1,
+            quiescence=quiescence,
+            table_mb=table,
+            reductions=reductions == 1,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

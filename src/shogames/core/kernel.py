@@ -147,6 +147,9 @@ class SearchOptions:
     """Plies of captures searched past the horizon (0: none), each side free to stand on the evaluation."""
     table_mb: int = 0
     """The transposition table's size in MiB (0: the searcher's default)."""
+    reductions: bool = False
+    """Late move reductions: a node's late quiet moves are searched a ply shallower first, and in full only
+    where that beats the best so far."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""

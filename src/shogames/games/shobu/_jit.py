@@ -683,8 +683,11 @@ def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns,
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # The search's options (:class:`~shogames.core.kernel.SearchOptions`): principal variation search, killer
 # moves, and the plies of captures searched past the horizon (quiescence).
-C_PVS, C_KILLERS, C_QUIESCENCE = range(8, 11)
-CTX_SIZE = 11
+C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS = range(8, 12)
+CTX_SIZE = 12
+FULL_DEPTH_QUIET = 3
+"""With late move reductions, the quiet turns searched to full depth first at a node, before the rest are
+searched one ply shallower."""
 KILLER_ORDER = np.int64(1) << np.int64(60)
 """A killer move's sort key among the quiet turns: above every history counter."""
 # Transposition table entry (four uint64): black, white, info, score (an int64: scores are whole numbers).
@@ -946,7 +949,9 @@ def negamax(
     Options in ``ctx``: with ``C_PVS`` every move after the first is searched with a null window
     first, and again with the full window only if it beats ``alpha`` (principal variation search); with
     ``C_KILLERS`` the last two quiet turns that cut at this ply (``killers[ply]``) are tried first of the
-    quiet turns.
+    quiet turns; with ``C_REDUCTIONS`` the quiet turns after the first :data:`FULL_DEPTH_QUIET` at a
+    node ``depth`` >= 3 are searched one ply shallower with a null window first, and again at full depth
+    only where that beats ``alpha`` (late move reductions).
     """
     if out_of_budget(ctx, deadline):
         return 0.0
@@ -1054,20 +1059,30 @@ def negamax(
             else:
                 value = -leaf_score(b, w, other, turns + 1, x, ctx, rot, masks, plans, net)
         else:
-            null_window = ctx[C_PVS] != 0 and i > 1
-            value = -negamax(
-                b, w, other, turns + 1, x, depth - 1, -(alpha + 1.0) if null_window else -beta, -alpha,
-                ply + 1, ctx, deadline, rules, rot, table, history, src, moves, scores, net, killers,
-            )  # fmt: skip
-            if ctx[C_ABORT]:
-                return 0.0
-            if null_window and alpha < value < beta:
+            late = ctx[C_REDUCTIONS] != 0 and depth >= 3 and i - 1 >= quiet_from + FULL_DEPTH_QUIET
+            value = -INF
+            if late:  # searched a ply shallower first, in full only where that beats alpha
                 value = -negamax(
-                    b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules, rot,
-                    table, history, src, moves, scores, net, killers,
+                    b, w, other, turns + 1, x, depth - 2, -(alpha + 1.0), -alpha, ply + 1, ctx, deadline,
+                    rules, rot, table, history, src, moves, scores, net, killers,
                 )  # fmt: skip
                 if ctx[C_ABORT]:
                     return 0.0
+            if not late or value > alpha:
+                null_window = ctx[C_PVS] != 0 and i > 1
+                value = -negamax(
+                    b, w, other, turns + 1, x, depth - 1, -(alpha + 1.0) if null_window else -beta, -alpha,
+                    ply + 1, ctx, deadline, rules, rot, table, history, src, moves, scores, net, killers,
+                )  # fmt: skip
+                if ctx[C_ABORT]:
+                    return 0.0
+                if null_window and alpha < value < beta:
+                    value = -negamax(
+                        b, w, other, turns + 1, x, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, rules,
+                        rot, table, history, src, moves, scores, net, killers,
+                    )  # fmt: skip
+                    if ctx[C_ABORT]:
+                        return 0.0
         if value > best_value:
             best_value = value
             best_move = move
@@ -1103,7 +1118,8 @@ def alphabeta(
 
     ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
     length 0 for the material evaluation. ``options`` (int64) turns on principal variation search,
-    killer moves and the plies of quiescence (see :func:`negamax`; all 0 for the plain search).
+    killer moves, the plies of quiescence and late move reductions (see :func:`negamax`; all 0 for the
+    plain search).
 
     Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
@@ -1124,6 +1140,7 @@ def alphabeta(
     ctx[C_PVS] = options[0]
     ctx[C_KILLERS] = options[1]
     ctx[C_QUIESCENCE] = options[2]
+    ctx[C_REDUCTIONS] = options[3]
     deadline = deadline_after(seconds)
     _, masks, plans = rules
     rot = rotations(rules)

@@ -314,7 +314,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Searches ------------------------------------------------------------------------------------
 
-    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb"})
+    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb", "reductions"})
     """Shobu's alpha-beta has every :class:`~shogames.core.kernel.SearchOptions`."""
 
     def alphabeta(
@@ -367,7 +367,8 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table_bits: the table has ``2 ** table_bits`` entries (32 bytes each).
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
-        options: principal variation search, killer moves, plies of quiescence and the table's size
+        options: principal variation search, killer moves, plies of quiescence, late move reductions and
+            the table's size
             (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
             ``table_bits`` by the largest power of two entries that fits).
     """
@@ -389,7 +390,9 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
             history_size=1 << 17,
         )  # fmt: skip
         self.net = bitboard_network(network)
-        self.options = np.array([options.pvs, options.killers, options.quiescence], dtype=np.int64)
+        self.options = np.array(
+            [options.pvs, options.killers, options.quiescence, options.reductions], dtype=np.int64
+        )
 
     def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
         """The legal turns' codes, from the compiled generator."""
