@@ -173,7 +173,8 @@ class CompiledAlphaBeta(Searcher[MoveT], Generic[KernelT, MoveT]):
 class TableAlphaBeta(CompiledAlphaBeta[KernelT, MoveT]):
     """A :class:`CompiledAlphaBeta` with a transposition table and a history heuristic kept between searches.
 
-    The table is ``2 ** table_bits`` entries: keys (``key_words`` of ``key_dtype`` each), an info word
+    The table is ``2 ** table_bits`` entries, or with ``table_mb`` > 0 the most (a power of two, at
+    least 1,024) that fit in that many MiB: keys (``key_words`` of ``key_dtype`` each), an info word
     (the game's packing of bound, depth and generation), the best move where the game keeps it apart
     (``with_move``), and the value; the history heuristic is ``history_size`` counters. Each search
     takes a new generation (:meth:`tables`), so the entries of an earlier search only order moves.
@@ -181,9 +182,12 @@ class TableAlphaBeta(CompiledAlphaBeta[KernelT, MoveT]):
 
     def __init__(
         self, kernel: KernelT, *, seed: int | None, depth: int, table_bits: int, key_words: int,
-        key_dtype: type[np.integer[Any]], history_size: int, with_move: bool = False,
+        key_dtype: type[np.integer[Any]], history_size: int, with_move: bool = False, table_mb: int = 0,
     ) -> None:  # fmt: skip
         super().__init__(kernel, seed=seed, depth=depth)
+        if table_mb > 0:
+            entry_bytes = key_words * np.dtype(key_dtype).itemsize + 8 * (2 + with_move)
+            table_bits = max(10, ((table_mb << 20) // entry_bytes).bit_length() - 1)
         size = 1 << table_bits
         self._tt_keys = np.zeros((size, key_words), dtype=key_dtype)
         self._tt_info = np.zeros(size, dtype=np.int64)

@@ -682,7 +682,7 @@ def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns,
 # ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # The search's options (:class:`~shogames.core.kernel.SearchOptions`): principal variation search, killer
-# moves, and the plies of captures searched past the horizon (quiescence).
+# moves, the plies of captures searched past the horizon (quiescence) and late move reductions.
 C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS = range(8, 12)
 CTX_SIZE = 12
 FULL_DEPTH_QUIET = 3
@@ -854,6 +854,18 @@ def root_value(score, net):
 
 
 @njit(cache=True, inline="always")
+def evaluation_score(black, white, seat, turns, ctx, net):
+    """The evaluation's score for the side to move ``seat``, before any result is looked at.
+
+    The learned one where ``net`` holds a network (its ``base`` is not empty), else the material.
+    """
+    if net[1].shape[0] > 0:
+        return learned_score(black, white, seat, turns, ctx[C_MAX_TURNS], net)
+    score = np.float64(material(black, white))
+    return score if seat == 0 else -score
+
+
+@njit(cache=True, inline="always")
 def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans, net):
     """A horizon node's score for the side to move: the result if the game is over, else the evaluation.
 
@@ -863,10 +875,7 @@ def leaf_score(black, white, seat, turns, winner, ctx, rot, masks, plans, net):
     result = leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans)
     if result >= 0:
         return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS])
-    if net[1].shape[0] > 0:
-        return learned_score(black, white, seat, turns, ctx[C_MAX_TURNS], net)
-    score = np.float64(material(black, white))
-    return score if seat == 0 else -score
+    return evaluation_score(black, white, seat, turns, ctx, net)
 
 
 @njit(cache=True)
@@ -895,11 +904,7 @@ def quiesce(
     if turns >= ctx[C_MAX_TURNS]:
         return 0.0
     shifts, masks, plans = rules
-    if net[1].shape[0] > 0:
-        best = learned_score(black, white, seat, turns, ctx[C_MAX_TURNS], net)
-    else:
-        best = np.float64(material(black, white))
-        best = best if seat == 0 else -best
+    best = evaluation_score(black, white, seat, turns, ctx, net)
     if left <= 0 or best >= beta or ply + 1 >= MAX_PLY:  # no captures searched: is there a turn at all?
         result = leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans)
         return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS]) if result >= 0 else best

@@ -348,10 +348,6 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
         return self._moves[:count].copy()
 
 
-TABLE_ENTRY_BYTES = 48
-"""Bytes a table entry takes: its four words of key, bound and score, and the generic table's two others."""
-
-
 class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
     """Compiled negamax alpha-beta (:class:`~shogames.kernels.search.TableAlphaBeta`) for Shobu.
 
@@ -364,13 +360,13 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         kernel: the Shobu kernel.
         seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
         depth: the deepest iteration.
-        table_bits: the table has ``2 ** table_bits`` entries (32 bytes each).
+        table_bits: the table has ``2 ** table_bits`` entries (32 bytes each, and the generic table's 16).
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
         options: principal variation search, killer moves, plies of quiescence, late move reductions and
             the table's size
             (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
-            ``table_bits`` by the largest power of two entries that fits).
+            ``table_bits``, see :class:`~shogames.kernels.search.TableAlphaBeta`).
     """
 
     def __init__(
@@ -383,16 +379,15 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         network: Any = None,
         options: SearchOptions = PLAIN_SEARCH,
     ):
-        if options.table_mb > 0:
-            table_bits = max(10, ((options.table_mb << 20) // TABLE_ENTRY_BYTES).bit_length() - 1)
         super().__init__(
             kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=4, key_dtype=np.uint64,
-            history_size=1 << 17,
+            history_size=1 << 17, table_mb=options.table_mb,
         )  # fmt: skip
         self.net = bitboard_network(network)
-        self.options = np.array(
+        self.switches = np.array(
             [options.pvs, options.killers, options.quiescence, options.reductions], dtype=np.int64
         )
+        """The options as the compiled search reads them (``_jit.alphabeta``'s ``options``)."""
 
     def root_codes(self, state: State[Any]) -> NDArray[np.int64]:
         """The legal turns' codes, from the compiled generator."""
@@ -406,7 +401,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table, _, _, history, generation = self.tables()
         index, value = jit.alphabeta(
             *kernel._scalars(state), codes, depth, *budget, kernel.max_turns, kernel.no_turn_pass,
-            kernel.rules, table, history, generation, *out, self.net, self.options,
+            kernel.rules, table, history, generation, *out, self.net, self.switches,
         )  # fmt: skip
         return int(index), float(value)
 
