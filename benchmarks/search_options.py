@@ -5,9 +5,9 @@
 Each of ``--positions`` positions (random openings of 6 and 16 plies, seeds 0, 1, ...) is searched to
 exactly ``--depth`` plies (no node budget) from a fresh table by each set of options on one thread, after
 a warm-up search; prints, per set, the mean positions searched and CPU-seconds a position, and positions
-a CPU-second. The options that keep the value (``pvs``, ``killers``, ``table``) finish the depth in fewer
-positions where they pay; ``quiescence`` searches more positions to the same depth, for a better value
-(docs/strength.md, "Search options (Shobu)", gives the matches that measure that).
+a CPU-second. The options that keep the value (``pvs``, ``killers``, ``table``, ``aspiration``) finish
+the depth in fewer positions where they pay; ``quiescence`` searches more positions to the same depth, for
+a better value (docs/strength.md, "Search options (Shobu)", gives the matches that measure that).
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ OPTION_SETS: dict[str, SearchOptions] = {
     "quiescence=2, pvs, table=64": SearchOptions(quiescence=2, pvs=True, table_mb=64),
     "quiescence=2, pvs, table=64, reductions": SearchOptions(
         quiescence=2, pvs=True, table_mb=64, reductions=True
+    ),
+    "aspiration": SearchOptions(aspiration=True),
+    "quiescence=2, pvs, table=64, aspiration": SearchOptions(
+        quiescence=2, pvs=True, table_mb=64, aspiration=True
     ),
 }
 """The sets of options measured, by the name the table prints."""

@@ -301,8 +301,10 @@ def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuStat
         (SearchOptions(pvs=True), {}),
         (SearchOptions(pvs=True, killers=True, table_mb=1), {}),
         (SearchOptions(pvs=True, killers=True, table_mb=1), {"no_turn": "pass"}),
+        (SearchOptions(aspiration=True), {}),
+        (SearchOptions(pvs=True, aspiration=True), {}),
     ],
-    ids=["pvs", "pvs-killers-table", "pvs-killers-table-pass"],
+    ids=["pvs", "pvs-killers-table", "pvs-killers-table-pass", "aspiration", "pvs-aspiration"],
 )
 def test_search_options_keep_the_minimax_value(options: SearchOptions, settings: dict[str, object]) -> None:
     # Null windows, killer moves and a table of another size change the order and the cuts, never the value.
@@ -311,6 +313,23 @@ def test_search_options_keep_the_minimax_value(options: SearchOptions, settings:
         expected = alphabeta_value(state, 3, -math.inf, math.inf, state.ply)
         result = kernel.alphabeta(seed=index, depth=3, options=options).search(state, work=10**9)
         assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), options)
+
+
+def test_aspiration_windows_keep_the_learned_value() -> None:
+    # The learned evaluation's scores are a thousand a unit of value, so its window is its own.
+    from shogames.learning.shipped import shipped_value
+
+    kernel = shobu_kernel()
+    network = shipped_value(kernel.game)
+    for seed in (3, 4):
+        state = midgame(seed, plies=12)
+        values = [
+            kernel.learned_alphabeta(network, seed=1, depth=4, options=SearchOptions(pvs=True, aspiration=on))
+            .search(state, work=10**12)
+            .value
+            for on in (False, True)
+        ]
+        assert math.isclose(values[0], values[1], abs_tol=1e-12), state.to_text()
 
 
 def stones_of(state: ShobuState, seat: int) -> int:

@@ -11,8 +11,8 @@ first move elsewhere.
   same search as ``alphabeta``, compiled). With neither ``nodes`` nor ``seconds`` it searches 1,000,000
   nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
-  its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1`` and
-  ``table=MB`` turn on what strong engines add to the plain search
+  its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1``,
+  ``aspiration=1`` and ``table=MB`` turn on what strong engines add to the plain search
   (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all are off by default, so
   a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
@@ -117,12 +117,13 @@ class KernelAlphaBetaAgent(_KernelAgent):
         quiescence: plies of captures searched past the horizon (0: none).
         table: the transposition table's size in MiB (0: the kernel's default).
         reductions: 1 to search late quiet moves a ply shallower first (late move reductions), 0 not.
+        aspiration: 1 to search each iteration's root in a narrow window around the last value first, 0 not.
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
-        "killers": int, "quiescence": int, "table": int, "reductions": int,
+        "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
     }  # fmt: skip
 
     def __init__(
@@ -139,11 +140,13 @@ class KernelAlphaBetaAgent(_KernelAgent):
         quiescence: int = 0,
         table: int = 0,
         reductions: int = 0,
+        aspiration: int = 0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
-        for flag, given in (("pvs", pvs), ("killers", killers), ("reductions", reductions)):
+        flags = (("pvs", pvs), ("killers", killers), ("reductions", reductions), ("aspiration", aspiration))
+        for flag, given in flags:
             if given not in (0, 1):
                 raise ValueError(f"{flag} is 1 (on) or 0 (off), got {given}")
         if not 0 <= quiescence <= 16:
@@ -156,6 +159,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             quiescence=quiescence,
             table_mb=table,
             reductions=reductions == 1,
+            aspiration=aspiration == 1,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

@@ -150,6 +150,9 @@ class SearchOptions:
     reductions: bool = False
     """Late move reductions: a node's late quiet moves are searched a ply shallower first, and in full only
     where that beats the best so far."""
+    aspiration: bool = False
+    """Aspiration windows: each iteration after the first searches the root in a narrow window around the
+    last iteration's value, opening it only on the side where the value falls outside."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""

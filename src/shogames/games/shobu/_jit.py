@@ -682,9 +682,15 @@ def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns,
 # ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # The search's options (:class:`~shogames.core.kernel.SearchOptions`): principal variation search, killer
-# moves, the plies of captures searched past the horizon (quiescence) and late move reductions.
-C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS = range(8, 12)
-CTX_SIZE = 12
+# moves, the plies of captures searched past the horizon (quiescence), late move reductions and aspiration
+# windows at the root.
+C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS, C_ASPIRATION = range(8, 13)
+CTX_SIZE = 13
+ASPIRATION_MATERIAL = 2.0
+"""With aspiration windows, the root's window reaches this far either side of the last iteration's score
+with the material evaluation (a stone taken from a full board is worth 2)."""
+ASPIRATION_LEARNED = 40.0
+"""The same with a learned evaluation (scores of :data:`LEARNED_SCALE` a unit of value: 0.04)."""
 FULL_DEPTH_QUIET = 3
 """With late move reductions, the quiet turns searched to full depth first at a node, before the rest are
 searched one ply shallower."""
@@ -1123,8 +1129,11 @@ def alphabeta(
 
     ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
     length 0 for the material evaluation. ``options`` (int64) turns on principal variation search,
-    killer moves, the plies of quiescence and late move reductions (see :func:`negamax`; all 0 for the
-    plain search).
+    killer moves, the plies of quiescence and late move reductions (see :func:`negamax`) and aspiration
+    windows (all 0 for the plain search). With aspiration windows each iteration after the first searches
+    the root within :data:`ASPIRATION_MATERIAL` (or :data:`ASPIRATION_LEARNED`) of the last iteration's
+    score, and again with the window open on the side it fails: below for the first move, above for any
+    move that reaches the top (the value is the plain search's; it only saves positions).
 
     Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
@@ -1146,6 +1155,8 @@ def alphabeta(
     ctx[C_KILLERS] = options[1]
     ctx[C_QUIESCENCE] = options[2]
     ctx[C_REDUCTIONS] = options[3]
+    ctx[C_ASPIRATION] = options[4]
+    width = ASPIRATION_MATERIAL if net[1].shape[0] == 0 else ASPIRATION_LEARNED
     deadline = deadline_after(seconds)
     _, masks, plans = rules
     rot = rotations(rules)
@@ -1156,11 +1167,16 @@ def alphabeta(
     order, iteration, done, best_index, completed = common.new_root(n)
     completed = np.int64(completed)  # not the literal 0: one compiled end_iteration, not two
     best_value = -INF
+    best_score = 0.0  # the last completed iteration's, for the aspiration window
     first_ply = np.int64(1)
     for depth in range(1, max_depth + 1):
         iteration_best = common.begin_iteration(ctx, depth, done, order)
         alpha = -INF
         alpha_score = -INF
+        high = INF
+        if ctx[C_ASPIRATION] and completed > 0 and abs(best_score) < WIN_SCORE / 2:
+            alpha_score = best_score - width
+            high = best_score + width
         for r in range(n):
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
@@ -1176,20 +1192,39 @@ def alphabeta(
                 # recursive negamax, which numba's cache cannot load back (numba issue #6713).
                 null_window = ctx[C_PVS] != 0 and r > 0
                 score = -negamax(
-                    b, w, s, t, x, depth - 1, -(alpha_score + 1.0) if null_window else -INF, -alpha_score,
+                    b, w, s, t, x, depth - 1, -(alpha_score + 1.0) if null_window else -high, -alpha_score,
                     first_ply, ctx, deadline, rules, rot, table, history, src, moves, scores, net, killers,
                 )  # fmt: skip
-                if null_window and score > alpha_score and not ctx[C_ABORT]:
+                if null_window and alpha_score < score < high and not ctx[C_ABORT]:
+                    score = -negamax(
+                        b, w, s, t, x, depth - 1, -high, -alpha_score, first_ply, ctx, deadline, rules, rot,
+                        table, history, src, moves, scores, net, killers,
+                    )  # fmt: skip
+                if r == 0 and score <= alpha_score and not ctx[C_ABORT]:  # below the aspiration window
+                    alpha_score = -INF
+                    score = -negamax(
+                        b, w, s, t, x, depth - 1, -high, INF, first_ply, ctx, deadline, rules, rot, table,
+                        history, src, moves, scores, net, killers,
+                    )  # fmt: skip
+                if score >= high and not ctx[C_ABORT]:  # above it: a better move, its value searched in full
+                    high = INF
+                    bound = score
                     score = -negamax(
                         b, w, s, t, x, depth - 1, -INF, -alpha_score, first_ply, ctx, deadline, rules, rot,
                         table, history, src, moves, scores, net, killers,
                     )  # fmt: skip
+                    if ctx[C_ABORT]:  # keep the move that beat the window
+                        alpha, iteration_best = common.root_record(
+                            iteration, done, index, root_value(bound, net), alpha, iteration_best
+                        )
             if ctx[C_ABORT]:
                 break
             alpha_score = max(alpha_score, score)
             alpha, iteration_best = common.root_record(
                 iteration, done, index, root_value(score, net), alpha, iteration_best
             )
+        if not ctx[C_ABORT]:
+            best_score = alpha_score
         order, best_index, best_value, completed, stop = common.end_iteration(
             ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
             alpha, depth, completed,

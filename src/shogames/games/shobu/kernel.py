@@ -314,7 +314,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Searches ------------------------------------------------------------------------------------
 
-    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb", "reductions"})
+    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb", "reductions", "aspiration"})
     """Shobu's alpha-beta has every :class:`~shogames.core.kernel.SearchOptions`."""
 
     def alphabeta(
@@ -363,8 +363,8 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         table_bits: the table has ``2 ** table_bits`` entries (32 bytes each, and the generic table's 16).
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
-        options: principal variation search, killer moves, plies of quiescence, late move reductions and
-            the table's size
+        options: principal variation search, killer moves, plies of quiescence, late move reductions,
+            aspiration windows and the table's size
             (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
             ``table_bits``, see :class:`~shogames.kernels.search.TableAlphaBeta`).
     """
@@ -385,7 +385,8 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         )  # fmt: skip
         self.net = bitboard_network(network)
         self.switches = np.array(
-            [options.pvs, options.killers, options.quiescence, options.reductions], dtype=np.int64
+            [options.pvs, options.killers, options.quiescence, options.reductions, options.aspiration],
+            dtype=np.int64,
         )
         """The options as the compiled search reads them (``_jit.alphabeta``'s ``options``)."""
 
