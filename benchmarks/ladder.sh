@@ -3,9 +3,10 @@
 # random), 100 games a step, each pair of games from a 4-ply random opening played once with each level
 # in each seat. Usage:
 #   bash benchmarks/ladder.sh [--jobs N] [--up-to LEVEL] [GAME...]     (default: every shipped game, every step)
-# A step whose results.json exists is skipped, so an interrupted run resumes. Results go to
-# docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png; games.txt is
-# git-ignored); python benchmarks/strength_table.py prints the tables from them.
+# A step whose results.json exists is skipped, and a step stopped halfway goes on from its finished games
+# (the arena's --resume), so an interrupted run resumes. Results go to
+# docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png; games.txt and
+# played.jsonl are git-ignored); python benchmarks/strength_table.py prints the tables from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -25,8 +26,10 @@ for game in "${games[@]}"; do
     for level in "${levels[@]}"; do
         out="docs/strength/$game/ladder/$level-vs-$weaker"
         if [ ! -f "$out/results.json" ]; then
+            resume=()
+            [ -f "$out/played.jsonl" ] && resume=(--resume)
             .venv/bin/shogames arena "$game" --agents "$level" "$weaker" --games 100 --opening 4 \
-                --jobs "$jobs" --seed 1 --out "$out"
+                --jobs "$jobs" --seed 1 --out "$out" "${resume[@]}"
         fi
         [ "$level" = "$top" ] && break
         weaker="$level"

@@ -12,13 +12,16 @@ from cli_runner import run_cli
 from shogames.agents.levels import LEVELS
 from shogames.analysis import analyse_record
 from shogames.arena import (
+    PLAYED,
     GameResult,
     GameTask,
+    ResumeError,
     elo_ratings,
     pair_scores,
     play_task,
     profile_interval,
     rate,
+    read_played,
     run_arena,
     tasks_for,
 )
@@ -169,6 +172,139 @@ def test_arena_command(tmp_path: Path) -> None:
     )
     assert budget.exit_code == 0, budget.output
     assert "hard(alphabeta:depth=3,nodes=10000)" not in budget.output  # the spec's own nodes win
+
+
+_RESUMED = ["random", "greedy", "alphabeta:depth=1"]
+"""Cheap agents for the resume tests: three pairs of Shobu, a few milliseconds a game."""
+
+
+class _StopError(Exception):
+    """Raised by a progress callback to stop an arena mid-run, as a kill would."""
+
+
+def _final_files(out: Path) -> tuple[object, str]:
+    """``results.json`` without the seconds a game took (a clock's, not the games') and ``games.txt``."""
+    report = json.loads((out / "results.json").read_text())
+    for pair in report["pairs"]:
+        del pair["seconds_per_game"]
+    return report, (out / "games.txt").read_text()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_arena_stopped_after_some_games_resumes_to_the_same_results(tmp_path: Path, jobs: int) -> None:
+    whole = tmp_path / "whole"
+    run_arena("shobu", _RESUMED, 4, seed=7, opening=2, out=whole)
+    stopped = tmp_path / "stopped"
+    seen: list[GameResult] = []
+
+    def stop_after_five(result: GameResult) -> None:
+        seen.append(result)
+        if len(seen) == 5:
+            raise _StopError
+
+    with pytest.raises(_StopError):
+        run_arena("shobu", _RESUMED, 4, seed=7, opening=2, jobs=jobs, out=stopped, progress=stop_after_five)
+    assert not (stopped / "results.json").exists()  # the final files come at the end only
+    description, kept = read_played(stopped / PLAYED)
+    assert description["agents"] == _RESUMED and description["seed"] == 7 and description["opening"] == 2
+    assert kept == seen  # every game reported was on disk first
+    played: list[GameResult] = []
+    starts: list[tuple[int, int]] = []
+    run_arena(
+        "shobu",
+        _RESUMED,
+        4,
+        seed=7,
+        opening=2,
+        jobs=jobs,
+        out=stopped,
+        resume=True,
+        progress=played.append,
+        started=lambda done, total: starts.append((done, total)),
+    )
+    assert starts == [(5, 12)]
+    assert len(played) == 7  # only the games not yet finished were played
+    assert {(r.pair, r.number) for r in played}.isdisjoint({(r.pair, r.number) for r in kept})
+    assert _final_files(stopped) == _final_files(whole)
+    assert len(read_played(stopped / PLAYED)[1]) == 12
+
+
+def test_a_game_cut_short_mid_line_is_played_again(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    run_arena("shobu", _RESUMED, 2, seed=3, out=whole)
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    lines = (whole / PLAYED).read_text().splitlines(keepends=True)
+    assert len(lines) == 7 and all(json.loads(line) for line in lines)
+    # A kill -9 while the fourth game's line was written: the description, three games and half a line.
+    (cut / PLAYED).write_text("".join(lines[:4]) + lines[4][: len(lines[4]) // 2])
+    description, kept = read_played(cut / PLAYED)
+    assert len(kept) == 3 and description == json.loads(lines[0])["run"]
+    played: list[GameResult] = []
+    run_arena("shobu", _RESUMED, 2, seed=3, out=cut, resume=True, progress=played.append)
+    assert len(played) == 3
+    assert _final_files(cut) == _final_files(whole)
+    rewritten = (cut / PLAYED).read_text().splitlines()
+    assert len(rewritten) == 7 and all(json.loads(line) for line in rewritten)  # the cut line is gone
+    # Only the last line may be cut short: a broken line before it is refused, not skipped.
+    (cut / PLAYED).write_text("".join(lines[:2]) + "{not json\n" + "".join(lines[3:]))
+    with pytest.raises(ResumeError, match="line 3 is not JSON"):
+        run_arena("shobu", _RESUMED, 2, seed=3, out=cut, resume=True)
+
+
+def test_resume_refuses_another_runs_file_and_names_the_field(tmp_path: Path) -> None:
+    run_arena("shobu", ["random", "greedy"], 2, seed=1, out=tmp_path)
+    before = (tmp_path / PLAYED).read_text()
+    with pytest.raises(ValueError, match=r"seed 1 there, 2 asked for"):
+        run_arena("shobu", ["random", "greedy"], 2, seed=2, out=tmp_path, resume=True)
+    with pytest.raises(
+        ResumeError, match=r'agents \["random", "greedy"\] there, \["greedy", "random"\] asked'
+    ):
+        run_arena("shobu", ["greedy", "random"], 2, seed=1, out=tmp_path, resume=True)
+    with pytest.raises(ResumeError, match=r"games_per_pair 2 there, 4 asked for"):
+        run_arena("shobu", ["random", "greedy"], 4, seed=1, out=tmp_path, resume=True)
+    with pytest.raises(ResumeError, match=r'settings "max_turns=300 no_turn=lose" there, "max_turns=20 '):
+        run_arena(
+            "shobu", ["random", "greedy"], 2, seed=1, settings={"max_turns": 20}, out=tmp_path, resume=True
+        )
+    assert (tmp_path / PLAYED).read_text() == before  # a refused resume leaves the file as it was
+    with pytest.raises(ResumeError, match=rf"there is no {tmp_path / 'elsewhere' / PLAYED}"):
+        run_arena("shobu", ["random", "greedy"], 2, seed=1, out=tmp_path / "elsewhere", resume=True)
+    (tmp_path / PLAYED).write_text('{"pair": [0, 1]}\n')
+    with pytest.raises(ResumeError, match="does not start with an arena run's description"):
+        run_arena("shobu", ["random", "greedy"], 2, seed=1, out=tmp_path, resume=True)
+    with pytest.raises(ResumeError, match="without the out folder"):
+        run_arena("shobu", ["random", "greedy"], 2, resume=True)
+
+
+def test_a_new_run_replaces_the_played_games_of_an_earlier_one(tmp_path: Path) -> None:
+    run_arena("shobu", ["random", "greedy"], 3, seed=1, out=tmp_path)
+    run_arena("shobu", ["greedy", "random"], 2, seed=5, out=tmp_path)
+    description, results = read_played(tmp_path / PLAYED)
+    assert (description["agents"], description["seed"], len(results)) == (["greedy", "random"], 5, 2)
+
+
+def test_the_arena_command_resumes_and_refuses_what_it_cannot_resume(tmp_path: Path) -> None:
+    command = ["arena", "shobu", "--agents", "random", "greedy", "--games", "4", "--seed", "2"]
+    alone = run_cli(["arena", "shobu", "--agents", "random", "greedy", "--resume"])
+    assert alone.exit_code == 2, alone.output
+    assert alone.stderr == "Error: --resume needs --out FOLDER: the folder of the run to go on with\n"
+    missing = run_cli([*command, "--out", str(tmp_path / "none"), "--resume"])
+    assert missing.exit_code == 2 and "Traceback" not in missing.output
+    assert missing.stderr.startswith("Error: cannot resume: there is no ") and missing.stderr.count("\n") == 1
+    out = tmp_path / "run"
+    first = run_cli([*command, "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    assert "4/4 games played" in first.stdout  # a line at each tenth of the games, when not at a terminal
+    lines = (out / PLAYED).read_text().splitlines()
+    (out / PLAYED).write_text("\n".join(lines[:3]) + "\n")  # two of the four games kept
+    resumed = run_cli([*command, "--out", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"Resuming the arena in {out}: 2 of 4 games already played" in resumed.stdout
+    assert "| random | greedy | 4 |" in resumed.stdout
+    other = run_cli([*command[:-1], "3", "--out", str(out), "--resume"])
+    assert other.exit_code == 2 and "Traceback" not in other.output
+    assert "seed 2 there, 3 asked for" in other.stderr and other.stderr.count("\n") == 1
 
 
 _SHORT = {"shobu": "max_turns=12", "shoo": "max_turns=14", "sho": "max_turns=6"}

@@ -154,5 +154,10 @@ def test_the_arena_runs_without_matplotlib_and_says_there_is_no_plot(tmp_path: P
     assert "| random | greedy | 2 |" in done.stdout or "| greedy | random | 2 |" in done.stdout
     assert f"Records and tables: {out}/" in done.stdout
     assert "No plot of the ratings: matplotlib is not installed (pip install 'shogames[plot]')" in done.stderr
-    assert sorted(path.name for path in out.iterdir()) == ["games.txt", "results.json", "results.md"]
+    assert sorted(path.name for path in out.iterdir()) == [
+        "games.txt",
+        "played.jsonl",
+        "results.json",
+        "results.md",
+    ]
     assert report["loaded"] == []

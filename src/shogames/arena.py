@@ -18,22 +18,29 @@ one degree of freedom, below its maximum; Venzon & Moolgavkar, Applied Statistic
 or perfect score still gets an interval of real width: a bootstrap over games has nothing to resample there
 and shrank to a point ("+382 to +382" for 4 wins in 4 games). A pair's score has the 95% Wilson score
 interval, with draws as half a win.
+
+With an ``out`` folder, :func:`run_arena` appends every game to ``out/played.jsonl`` (:data:`PLAYED`) as it
+ends, so a run that is stopped (Ctrl-C, a kill, a reboot) can go on later with ``resume=True``: only the games
+not yet finished are played, and the report is the same as an uninterrupted run's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from shogames.agents import make_agent
 from shogames.core.chance import sample_chance
+from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import make
 from shogames.match import play_game
@@ -44,6 +51,26 @@ _CHI_SQUARE_95 = 3.841458820694124
 _WIDEST = 4000.0
 """How far from its estimate, in Elo, an interval's end is looked for."""
 _ELO = 400.0 / math.log(10.0)
+
+PLAYED = "played.jsonl"
+"""The file of ``out`` where :func:`run_arena` keeps every finished game (:func:`read_played` reads it).
+
+Its first line describes the run (``{"format": ..., "run": {...}}``: the game, its settings text, the preset,
+the agents, the games per pair, the seed, the opening and the budget); every other line is one
+:class:`GameResult` as a JSON object, in the order the games ended, each flushed and synced to disk before the
+next game is counted. A run killed while writing leaves at most its last line cut short, which the reader
+drops (that game is played again).
+"""
+_PLAYED_FORMAT = "shogames arena played games 1"
+"""The ``format`` of :data:`PLAYED`'s first line."""
+
+
+class ResumeError(ShogamesError):
+    """An arena that cannot be resumed: no :data:`PLAYED` file, one that cannot be read, or another run's.
+
+    A :class:`ValueError` (through :class:`~shogames.core.errors.ShogamesError`), so the command line shows it
+    as a one-line ``Error: ...``.
+    """
 
 
 @dataclass(frozen=True)
@@ -177,7 +204,9 @@ def tasks_for(
     ]
 
 
-def run_tasks(tasks: Sequence[GameTask], jobs: int, ray: str | None = None) -> Iterator[GameResult]:
+def run_tasks(
+    tasks: Sequence[GameTask], jobs: int, ray: str | None = None
+) -> Generator[GameResult, None, None]:
     """Play the tasks, yielding results as they end.
 
     Args:
@@ -195,7 +224,13 @@ def run_tasks(tasks: Sequence[GameTask], jobs: int, ray: str | None = None) -> I
         yield from map(play_task, tasks)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play_task, tasks, chunksize=1)
+        futures = [pool.submit(play_task, task) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:  # stopped early (an error, Ctrl-C, the caller closing us): start no more games
+            for future in futures:
+                future.cancel()
 
 
 @dataclass
@@ -493,6 +528,194 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
     plt.close(figure)
 
 
+def run_description(
+    game: Game[Any],
+    agents: Sequence[str],
+    games: int,
+    *,
+    preset: str | None = None,
+    seed: int = 0,
+    opening: int = 0,
+    budget: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """What makes an arena's games what they are, as :data:`PLAYED`'s first line keeps it.
+
+    Two runs with the same description play the same games (the jobs and the Ray address do not count), so a
+    run may resume from a :data:`PLAYED` file only when the descriptions are equal. Every value is JSON's:
+    lists, not tuples.
+    """
+    return {
+        "game": game.id,
+        "settings": game.settings_text(),
+        "preset": preset,
+        "agents": list(agents),
+        "games_per_pair": games,
+        "seed": seed,
+        "opening": opening,
+        "budget": dict(sorted((budget or {}).items())),
+    }
+
+
+def read_played(path: Path) -> tuple[dict[str, Any], list[GameResult]]:
+    """The run description and the finished games that a :data:`PLAYED` file holds, in the order they ended.
+
+    A last line that is not JSON (a run killed while writing it) is dropped: that game is played again.
+
+    Raises:
+        ResumeError: the file is missing or cannot be read, does not start with a run's description, or
+            holds a line that is not a finished game before its last line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResumeError(
+            f"cannot resume: there is no {path} (an arena run with an out folder writes its games there "
+            "as they end)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResumeError(f"cannot resume: cannot read {path} ({error})") from None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the file's last newline
+    rows: list[Any] = []
+    for number, line in enumerate(lines, 1):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines) and number > 1:
+                break  # cut short by a kill while it was written
+            raise ResumeError(
+                f"cannot resume: {path}, line {number} is not JSON (only the last line of a game may be cut "
+                "short)"
+            ) from None
+    header = rows[0] if rows else None
+    if (
+        not isinstance(header, dict)
+        or header.get("format") != _PLAYED_FORMAT
+        or not isinstance(header.get("run"), dict)
+    ):
+        raise ResumeError(
+            f"cannot resume: {path} does not start with an arena run's description (expected the {PLAYED} "
+            "that an arena run with an out folder writes)"
+        )
+    results = []
+    for number, row in enumerate(rows[1:], 2):
+        try:
+            results.append(_result_from_json(row))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResumeError(
+                f"cannot resume: {path}, line {number} is not a finished game ({error})"
+            ) from None
+    return header["run"], results
+
+
+def _result_from_json(row: Any) -> GameResult:
+    """A :class:`GameResult` back from its JSON object (lists for tuples), its fields checked.
+
+    Raises:
+        TypeError: not an object, or a field of the wrong kind.
+        KeyError: a field is missing.
+    """
+    if not isinstance(row, dict):
+        raise TypeError(f"expected an object, got {type(row).__name__}")
+
+    def number(key: str, kinds: tuple[type, ...] = (int, float)) -> Any:
+        value = row[key]
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise TypeError(f"{key} is {value!r}")
+        return value
+
+    pair, returns = row["pair"], row["returns"]
+    if not (isinstance(pair, list) and len(pair) == 2 and all(type(k) is int for k in pair)):
+        raise TypeError(f"pair is {pair!r}")
+    if not (isinstance(returns, list) and all(type(v) in (int, float) for v in returns)):
+        raise TypeError(f"returns is {returns!r}")
+    if not isinstance(row["termination"], str) or not isinstance(row["record"], str):
+        raise TypeError("termination and record must be text")
+    return GameResult(
+        (pair[0], pair[1]),
+        number("number", (int,)),
+        number("score"),
+        number("plies", (int,)),
+        row["termination"],
+        number("seconds"),
+        row["record"],
+        tuple(returns),
+    )
+
+
+def _resumed(path: Path, description: dict[str, Any], tasks: Sequence[GameTask]) -> list[GameResult]:
+    """The games already played of the run ``description`` describes, read from ``path``.
+
+    Raises:
+        ResumeError: :func:`read_played`'s errors, a file of another run (each field that differs is named
+            with both values), or a game that is not one of ``tasks`` or is there twice.
+    """
+    found, results = read_played(path)
+    differences = [
+        f"{key} {json.dumps(found.get(key))} there, {json.dumps(value)} asked for"
+        for key, value in description.items()
+        if found.get(key) != value
+    ]
+    if differences:
+        raise ResumeError(
+            f"cannot resume: {path} holds another run ({'; '.join(differences)}); without resume, a new run "
+            "replaces it"
+        )
+    wanted = {(task.pair, task.number) for task in tasks}
+    seen: set[tuple[tuple[int, int], int]] = set()
+    for result in results:
+        key = (result.pair, result.number)
+        if key not in wanted or key in seen:
+            why = "twice" if key in seen else "but is not a game of this run"
+            raise ResumeError(f"cannot resume: {path} holds game {result.number} of pair {result.pair} {why}")
+        seen.add(key)
+    return results
+
+
+class _PlayedFile:
+    """:data:`PLAYED`, open for appending: each game one line, on disk before the next is counted.
+
+    It is first written whole (the description and ``results``) to a temporary file that then replaces it, so
+    a kill leaves either the old file or the new one; after that each :meth:`append` is one write of one
+    line, flushed and synced, so a kill leaves at most the last line cut short.
+    """
+
+    def __init__(self, path: Path, description: dict[str, Any], results: Sequence[GameResult]) -> None:
+        lines = [json.dumps({"format": _PLAYED_FORMAT, "run": description})]
+        lines.extend(json.dumps(asdict(result)) for result in results)
+        temporary = path.with_name(path.name + ".tmp")
+        with temporary.open("wb") as file:
+            file.write(("\n".join(lines) + "\n").encode("utf-8"))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+        _sync_folder(path.parent)
+        self._file = path.open("ab", buffering=0)
+
+    def append(self, result: GameResult) -> None:
+        """Add one game's line, and return once it is on disk."""
+        data = (json.dumps(asdict(result)) + "\n").encode("utf-8")
+        while data:
+            written = self._file.write(data)
+            data = data[written or 0 :]
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+
+def _sync_folder(folder: Path) -> None:
+    """Sync a folder's entries to disk (a file renamed into it), where the system allows it."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
 def run_arena(
     game_id: str,
     agents: Sequence[str],
@@ -507,6 +730,8 @@ def run_arena(
     progress: Callable[[GameResult], None] | None = None,
     ray: str | None = None,
     opening: int = 0,
+    resume: bool = False,
+    started: Callable[[int, int], None] | None = None,
 ) -> ArenaReport:
     """Play a round robin and report it; with ``out``, save every record, the report and the plot there.
 
@@ -516,8 +741,23 @@ def run_arena(
     With ``ray`` (a Ray address, :mod:`shogames.ray_tasks`), the games are spread over a Ray cluster; the
     report is the same as a local run's for the same seeds.
 
-    Files written to ``out``: ``games.txt`` (every game's record, pair by pair), ``results.md`` (the
-    tables), ``results.json`` and, where matplotlib is installed (:func:`can_plot`), ``ratings.png``.
+    Files written to ``out``: ``played.jsonl`` (:data:`PLAYED`: every game as it ends, after a line that
+    describes the run; it replaces the file of an earlier run there), then, once every game is played,
+    ``games.txt`` (every game's record, pair by pair), ``results.md`` (the tables), ``results.json`` and,
+    where matplotlib is installed (:func:`can_plot`), ``ratings.png``.
+
+    With ``resume``, the games that ``out``'s :data:`PLAYED` holds are kept and only the others are played
+    (and appended to it); the report covers them all and is the same as an uninterrupted run's with the same
+    arguments (each game's seeds are its own: :class:`GameTask`).
+
+    ``progress`` is called with each game's result as it ends (once it is saved), never with a resumed one;
+    ``started`` is called once before the first game is played, with the games already played (those resumed,
+    0 without ``resume``) and the games in all.
+
+    Raises:
+        ResumeError: ``resume`` without ``out``, or ``out``'s :data:`PLAYED` is missing, unreadable or of
+            another run (the message names each field that differs, with both values).
+        ValueError: fewer than two agents or games, or a bad agent spec.
     """
     game = make(game_id, preset, **(settings or {}))
     for spec in agents:  # fail early on a bad spec, in this process
@@ -525,17 +765,39 @@ def run_arena(
     tasks = tasks_for(
         game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget, opening=opening
     )
+    description = run_description(
+        game, agents, games, preset=preset, seed=seed, opening=opening, budget=budget
+    )
     results: list[GameResult] = []
-    for result in run_tasks(tasks, jobs, ray):
-        results.append(result)
-        if progress is not None:
-            progress(result)
+    if resume:
+        if out is None:
+            raise ResumeError("cannot resume without the out folder of the run to go on with")
+        results = _resumed(out / PLAYED, description, tasks)
+    played: _PlayedFile | None = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        played = _PlayedFile(out / PLAYED, description, results)
+    finished = {(result.pair, result.number) for result in results}
+    remaining = [task for task in tasks if (task.pair, task.number) not in finished]
+    if started is not None:
+        started(len(results), len(tasks))
+    try:
+        if remaining:
+            with contextlib.closing(run_tasks(remaining, jobs, ray)) as stream:
+                for result in stream:
+                    results.append(result)
+                    if played is not None:
+                        played.append(result)
+                    if progress is not None:
+                        progress(result)
+    finally:
+        if played is not None:
+            played.close()
     results.sort(key=lambda r: (r.pair, r.number))
     report = ArenaReport(game.id, game.settings_text(), list(agents), games, seed)
     report.pairs = pair_scores(agents, results)
     report.ratings = rate(agents, results)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
         (out / "games.txt").write_text("\n".join(result.record for result in results), encoding="utf-8")
         (out / "results.md").write_text(report.table() + "\n", encoding="utf-8")
         (out / "results.json").write_text(report.to_json() + "\n", encoding="utf-8")
@@ -545,11 +807,13 @@ def run_arena(
 
 
 __all__ = [
+    "PLAYED",
     "ArenaReport",
     "GameResult",
     "GameTask",
     "PairScore",
     "Rating",
+    "ResumeError",
     "can_plot",
     "elo_ratings",
     "pair_scores",
@@ -557,7 +821,9 @@ __all__ = [
     "profile_interval",
     "random_opening",
     "rate",
+    "read_played",
     "run_arena",
+    "run_description",
     "tasks_for",
     "wilson_interval",
 ]

@@ -24,6 +24,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -101,25 +102,37 @@ def echo(text: object = "", *, err: bool = False) -> None:
 class _Progress:
     """A progress bar on standard output while the arena plays.
 
-    At a terminal it is redrawn in place; elsewhere (a pipe, a file) only its label is printed, once.
+    At a terminal it is redrawn in place, with the time since it started; elsewhere (a pipe, a file) its label
+    is printed once, then a line at each tenth of the work (done out of all, and the time so far). ``done``
+    counts the work already done before it started (the games of a resumed arena).
     """
 
     _WIDTH = 36
 
-    def __init__(self, length: int, label: str) -> None:
+    def __init__(self, length: int, label: str, done: int = 0) -> None:
         self.length = length
         self.label = label
-        self.done = 0
+        self.done = done
+        self.started = time.monotonic()
+        self.tenth = self._tenths()
         self.live = sys.stdout.isatty()
         if self.live:
             self._draw()
         else:
             echo(label)
 
+    def _tenths(self) -> int:
+        return 10 * self.done // max(1, self.length)
+
+    def _elapsed(self) -> str:
+        minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+
     def _draw(self) -> None:
         filled = self._WIDTH * self.done // max(1, self.length)
         bar = "#" * filled + "-" * (self._WIDTH - filled)
-        sys.stdout.write(f"\r{self.label}  [{bar}]  {self.done}/{self.length}")
+        sys.stdout.write(f"\r{self.label}  [{bar}]  {self.done}/{self.length}  {self._elapsed()}")
         sys.stdout.flush()
 
     def update(self, steps: int) -> None:
@@ -127,6 +140,9 @@ class _Progress:
         self.done += steps
         if self.live:
             self._draw()
+        elif self._tenths() > self.tenth:
+            self.tenth = self._tenths()
+            echo(f"{self.done}/{self.length} games played, {self._elapsed()} elapsed")
 
     def close(self) -> None:
         """End the bar's line (at a terminal)."""
@@ -509,6 +525,7 @@ def arena_command(
     out: Path | None,
     ray: str | None,
     opening: int = 0,
+    resume: bool = False,
 ) -> None:
     """Play a round robin between agents in GAME and rate them.
 
@@ -522,10 +539,17 @@ def arena_command(
     with the same results as without it for the same seed. With --opening N each pair of games starts from
     a random opening of N plies, played once with each agent in each seat (the searchers of the games
     without dice would otherwise play the same game again and again).
+
+    Each game is also saved to played.jsonl in the --out folder as it ends, so a run that is stopped
+    (Ctrl-C, a kill, a reboot) can go on: the same command with --out FOLDER --resume plays only the games
+    not yet finished, and its results are those of a run never stopped. Without --resume, a new run there
+    starts over.
     """
-    from shogames.arena import can_plot, run_arena  # multiprocessing only loads for this command
+    from shogames.arena import PLAYED, can_plot, run_arena  # multiprocessing only loads for this command
 
     _require_ray("arena --ray", ray)
+    if resume and out is None:
+        raise ShogamesUsageError("--resume needs --out FOLDER: the folder of the run to go on with")
     game = load_game(game_id, settings_texts, preset)
     if len(agents) < 2:
         raise ShogamesUsageError(f"an arena needs at least two agents after --agents, got {len(agents)}")
@@ -535,7 +559,13 @@ def arena_command(
     if out is None:
         out = Path(f"arena-{game.id}-{datetime.datetime.now():%Y%m%d-%H%M%S}")
     pairs = len(agents) * (len(agents) - 1) // 2
-    bar = _Progress(pairs * games, f"{game.id}: {pairs} pairs x {games} games")
+    bars: list[_Progress] = []
+
+    def started(done: int, total: int) -> None:
+        if resume:
+            echo(f"Resuming the arena in {out}: {done} of {total} games already played")
+        bars.append(_Progress(total, f"{game.id}: {pairs} pairs x {games} games", done))
+
     try:
         report = run_arena(
             game.id,
@@ -546,12 +576,21 @@ def arena_command(
             jobs=jobs,
             out=out,
             budget=budget_params,
-            progress=lambda _result: bar.update(1),
+            progress=lambda _result: bars[0].update(1),
             ray=ray,
             opening=opening,
+            resume=resume,
+            started=started,
         )
+    except KeyboardInterrupt:
+        if bars:
+            bars[0].close()
+            bars.clear()
+            echo(f"Stopped: the finished games are kept in {out / PLAYED}; go on with --out {out} --resume")
+        raise
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     echo(report.table())
     if can_plot():
         echo(f"Records, tables and plot: {out}/")
@@ -929,6 +968,12 @@ def _build_arena(parser: argparse.ArgumentParser) -> None:
         ),
     )
     _add_run_options(parser, "arena")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="Go on with the stopped run in --out FOLDER (its played.jsonl): play only the games not yet "
+        "finished. The other options must be the run's.",
+    )
 
 
 def _build_explore(parser: argparse.ArgumentParser) -> None:
