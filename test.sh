@@ -57,4 +57,4 @@ echo "== mypy"
 echo "== the games' compiled kernels"
 .venv/bin/shogames warm --batch
 echo "== pytest"
-.venv/bin/pytest -n auto "$@"
+.venv/bin/pytest -n auto --durations=25 "$@"

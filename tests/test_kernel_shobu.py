@@ -301,10 +301,9 @@ def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuStat
         (SearchOptions(pvs=True), {}),
         (SearchOptions(pvs=True, killers=True, table_mb=1), {}),
         (SearchOptions(pvs=True, killers=True, table_mb=1), {"no_turn": "pass"}),
-        (SearchOptions(aspiration=True), {}),
         (SearchOptions(pvs=True, aspiration=True), {}),
     ],
-    ids=["pvs", "pvs-killers-table", "pvs-killers-table-pass", "aspiration", "pvs-aspiration"],
+    ids=["pvs", "pvs-killers-table", "pvs-killers-table-pass", "pvs-aspiration"],
 )
 def test_search_options_keep_the_minimax_value(options: SearchOptions, settings: dict[str, object]) -> None:
     # Null windows, killer moves and a table of another size change the order and the cuts, never the value.
@@ -330,6 +329,24 @@ def test_aspiration_windows_keep_the_learned_value() -> None:
             for on in (False, True)
         ]
         assert math.isclose(values[0], values[1], abs_tol=1e-12), state.to_text()
+
+
+def test_an_extended_budget_goes_on_only_while_the_best_move_changes() -> None:
+    # extend=K lets a search spend up to K times its nodes, finishing iterations while the best move
+    # changes: over a few positions some stop at the budget and some go past it, none past K times.
+    kernel = shobu_kernel()
+    budget = 20_000
+    used = []
+    for seed in range(8):
+        state = midgame(seed, plies=8 + 2 * seed)
+        plain = kernel.alphabeta(seed=1, options=SearchOptions(pvs=True)).search(state, work=budget)
+        options = SearchOptions(pvs=True, extend=3)
+        extended = kernel.alphabeta(seed=1, options=options).search(state, work=budget)
+        assert plain.nodes <= budget and extended.nodes <= 3 * budget
+        assert extended.depth >= plain.depth and extended.move in state.legal_moves()
+        used.append(extended.nodes)
+    assert any(budget < nodes < 3 * budget for nodes in used), used
+    assert any(nodes > budget for nodes in used), used
 
 
 def stones_of(state: ShobuState, seat: int) -> int:
@@ -406,6 +423,10 @@ def test_search_options_a_kernel_lacks_are_refused() -> None:
         agent.check_game(sho)
     with pytest.raises(ValueError, match="pvs is 1"):
         make_agent("kernel-alphabeta:pvs=2")
+    with pytest.raises(ValueError, match="extend is a multiple"):
+        make_agent("kernel-alphabeta:extend=0")
+    with pytest.raises(KernelUnavailableError, match="has no extend"):
+        sho.kernel.alphabeta(options=SearchOptions(extend=2))
     agent = make_agent("kernel-alphabeta:pvs=1,killers=1,quiescence=1,table=4,nodes=5000")
     state = midgame(6)
     assert agent.select_move(state) in state.legal_moves()

@@ -12,7 +12,7 @@ first move elsewhere.
   nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
   its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1``,
-  ``aspiration=1`` and ``table=MB`` turn on what strong engines add to the plain search
+  ``aspiration=1``, ``extend=K`` and ``table=MB`` turn on what strong engines add to the plain search
   (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all are off by default, so
   a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
@@ -118,12 +118,15 @@ class KernelAlphaBetaAgent(_KernelAgent):
         table: the transposition table's size in MiB (0: the kernel's default).
         reductions: 1 to search late quiet moves a ply shallower first (late move reductions), 0 not.
         aspiration: 1 to search each iteration's root in a narrow window around the last value first, 0 not.
+        extend: how many times ``nodes`` a move may take while its best move is still changing (1: never
+            more than ``nodes``).
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
         "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
+        "extend": int,
     }  # fmt: skip
 
     def __init__(
@@ -141,6 +144,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         table: int = 0,
         reductions: int = 0,
         aspiration: int = 0,
+        extend: int = 1,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
@@ -151,6 +155,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
                 raise ValueError(f"{flag} is 1 (on) or 0 (off), got {given}")
         if not 0 <= quiescence <= 16:
             raise ValueError(f"quiescence is a number of plies from 0 to 16, got {quiescence}")
+        if not 1 <= extend <= 16:
+            raise ValueError(f"extend is a multiple of the node budget from 1 to 16, got {extend}")
         if not 0 <= table <= 4096:
             raise ValueError(f"table is a size in MiB from 1 to 4096 (0: the default), got {table}")
         self.options = SearchOptions(
@@ -160,6 +166,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             table_mb=table,
             reductions=reductions == 1,
             aspiration=aspiration == 1,
+            extend=extend,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

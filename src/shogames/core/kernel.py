@@ -153,10 +153,14 @@ class SearchOptions:
     aspiration: bool = False
     """Aspiration windows: each iteration after the first searches the root in a narrow window around the
     last iteration's value, opening it only on the side where the value falls outside."""
+    extend: int = 1
+    """How many times its node budget a search may spend while its best move is still changing (1: never
+    past the budget): past the budget it finishes the iteration, and starts another only where that
+    iteration changed the best move."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""
-        return [name for name, value in vars(self).items() if value]
+        return [name for name, value in vars(self).items() if value != getattr(PLAIN_SEARCH, name)]
 
 
 PLAIN_SEARCH = SearchOptions()

@@ -686,6 +686,8 @@ C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # windows at the root.
 C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS, C_ASPIRATION = range(8, 13)
 CTX_SIZE = 13
+EXTEND = 5
+"""``options[EXTEND]``: how many times its node budget the search may spend while its best move changes."""
 ASPIRATION_MATERIAL = 2.0
 """With aspiration windows, the root's window reaches this far either side of the last iteration's score
 with the material evaluation (a stone taken from a full board is worth 2)."""
@@ -1130,10 +1132,13 @@ def alphabeta(
     ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
     length 0 for the material evaluation. ``options`` (int64) turns on principal variation search,
     killer moves, the plies of quiescence and late move reductions (see :func:`negamax`) and aspiration
-    windows (all 0 for the plain search). With aspiration windows each iteration after the first searches
-    the root within :data:`ASPIRATION_MATERIAL` (or :data:`ASPIRATION_LEARNED`) of the last iteration's
-    score, and again with the window open on the side it fails: below for the first move, above for any
-    move that reaches the top (the value is the plain search's; it only saves positions).
+    windows (all 0 for the plain search), and ``options[EXTEND]``: with ``K`` > 1 the search goes on
+    past ``node_limit`` while its best move changes, finishing iterations (and starting new ones while
+    the last one changed the best move) up to ``K * node_limit`` nodes. With aspiration windows each
+    iteration after the first searches the root within :data:`ASPIRATION_MATERIAL` (or
+    :data:`ASPIRATION_LEARNED`) of the last iteration's score, and again with the window open on the
+    side it fails: below for the first move, above for any move that reaches the top (the value is the
+    plain search's; it only saves positions).
 
     Fills ``root_scores`` with each root move's value in the deepest completed iteration (in the order
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
@@ -1146,7 +1151,8 @@ def alphabeta(
     """
     n = root_moves.shape[0]
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-    ctx[C_NODE_LIMIT] = node_limit
+    extend = max(options[EXTEND], 1)
+    ctx[C_NODE_LIMIT] = node_limit * extend
     ctx[C_ROOT_TURNS] = turns
     ctx[C_GENERATION] = generation
     ctx[C_MAX_TURNS] = max_turns
@@ -1225,12 +1231,15 @@ def alphabeta(
             )
         if not ctx[C_ABORT]:
             best_score = alpha_score
+        last_best = best_index
         order, best_index, best_value, completed, stop = common.end_iteration(
             ctx[C_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
             alpha, depth, completed,
         )  # fmt: skip
         if stop:
             break
+        if extend > 1 and node_limit > 0 and ctx[C_NODES] >= node_limit and best_index == last_best:
+            break  # past the budget, and the last iteration kept the best move: no need to extend
     stats[0] = ctx[C_NODES]
     stats[1] = completed
     return best_index, best_value

@@ -314,7 +314,9 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
 
     # --- Searches ------------------------------------------------------------------------------------
 
-    search_options = frozenset({"pvs", "killers", "quiescence", "table_mb", "reductions", "aspiration"})
+    search_options = frozenset(
+        {"pvs", "killers", "quiescence", "table_mb", "reductions", "aspiration", "extend"}
+    )
     """Shobu's alpha-beta has every :class:`~shogames.core.kernel.SearchOptions`."""
 
     def alphabeta(
@@ -364,7 +366,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
         options: principal variation search, killer moves, plies of quiescence, late move reductions,
-            aspiration windows and the table's size
+            aspiration windows, the budget's extension and the table's size
             (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
             ``table_bits``, see :class:`~shogames.kernels.search.TableAlphaBeta`).
     """
@@ -385,7 +387,14 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         )  # fmt: skip
         self.net = bitboard_network(network)
         self.switches = np.array(
-            [options.pvs, options.killers, options.quiescence, options.reductions, options.aspiration],
+            [
+                options.pvs,
+                options.killers,
+                options.quiescence,
+                options.reductions,
+                options.aspiration,
+                options.extend,
+            ],
             dtype=np.int64,
         )
         """The options as the compiled search reads them (``_jit.alphabeta``'s ``options``)."""
