@@ -5,8 +5,9 @@
 #   bash benchmarks/ladder.sh [--jobs N] [--up-to LEVEL] [GAME...]     (default: every shipped game, every step)
 # A step whose results.json exists is skipped, and a step stopped halfway goes on from its finished games
 # (the arena's --resume), so an interrupted run resumes. Results go to
-# docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png; games.txt and
-# played.jsonl are git-ignored); python benchmarks/strength_table.py prints the tables from them.
+# docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png and played.jsonl,
+# the finished games, committed so that a step can go on in another checkout; games.txt is git-ignored);
+# python benchmarks/strength_table.py prints the tables from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
