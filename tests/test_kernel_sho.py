@@ -13,7 +13,13 @@ import pytest
 
 import shogames
 from kernel_helpers import check_random_game, game_from_row
-from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel, unavailable_reason
+from shogames.core.kernel import (
+    KernelUnavailableError,
+    SearchOptions,
+    kernels_enabled,
+    require_kernel,
+    unavailable_reason,
+)
 from shogames.core.perft import perft
 from shogames.games.sho.kernel import ShoBatch
 from shogames.kernels.conformance import check_kernel, check_kernel_playouts
@@ -333,6 +339,87 @@ def test_sho_alphabeta_value_is_the_exact_expectimax_value(
     agent = AlphaBetaAgent(seed=1, depth=depth)
     agent.search(state)
     assert math.isclose(agent.last_value, result.value, abs_tol=1e-12)
+
+
+def maxn_values(state: shogames.State[Any], depth: int, root_ply: int) -> tuple[float, ...]:
+    """The depth-limited max-n values of every seat, expectation at the throws, in Python.
+
+    The seat to move takes the first child best for itself, in the legal order.
+    """
+    players = state.game.num_players
+    if state.is_terminal():
+        return tuple(value * (1.0 - 1e-4 * (state.ply - root_ply)) for value in state.returns())
+    if depth <= 0:
+        return state.evaluate()
+    if state.to_move == shogames.CHANCE:
+        totals = [0.0] * players
+        for outcome, probability in state.chance_outcomes():
+            child = state.play_unchecked(outcome)
+            below = depth - 1 if child.to_move == shogames.CHANCE else depth
+            for seat, value in enumerate(maxn_values(child, below, root_ply)):
+                totals[seat] += float(probability) * value
+        return tuple(totals)
+    mover = state.to_move
+    assert mover is not None
+    best: tuple[float, ...] | None = None
+    for move in state.legal_moves():
+        values = maxn_values(state.play_unchecked(move), depth - 1, root_ply)
+        if best is None or values[mover] > best[mover]:
+            best = values
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(
+    ("settings", "seed", "plies", "depth"),
+    [
+        ({}, 0, 120, 2),
+        ({}, 2, 60, 3),
+        ({"players": 4, "shells": 20, "coins": 4}, 1, 12, 2),
+        ({"players": 4, "team_coins": "separate", "shells": 20, "coins": 3}, 0, 12, 2),
+        ({"players": 2, "shells": 24, "coins": 4}, 1, 12, 3),
+    ],
+)
+def test_sho_maxn_value_is_the_exact_maxn_value(
+    settings: dict[str, object], seed: int, plies: int, depth: int
+) -> None:
+    state = sho_midgame(seed, plies, sho_game(settings))
+    seat = state.to_move
+    assert seat is not None and seat >= 0
+    kernel = require_kernel(state.game)
+    searcher = kernel.alphabeta(seed=seed, depth=depth, options=SearchOptions(maxn=True))
+    assert searcher is not None
+    result = searcher.search(state)
+    exact = {
+        move: maxn_values(state.play_unchecked(move), depth - 1, state.ply)[seat]
+        for move in state.legal_moves()
+    }
+    assert result.depth == depth and math.isclose(result.value, max(exact.values()), abs_tol=1e-12)
+    assert all(math.isclose(result.scores[move], value, abs_tol=1e-12) for move, value in exact.items())
+    paranoid_searcher = kernel.alphabeta(seed=seed, depth=depth)
+    assert paranoid_searcher is not None
+    paranoid = paranoid_searcher.search(state)
+    if state.game.num_players == 2:  # two players: max-n is the paranoid (zero-sum) search
+        assert math.isclose(paranoid.value, result.value, abs_tol=1e-12)
+    else:  # an opponent who plays for itself leaves the searcher at least what the coalition would
+        assert paranoid.value <= result.value + 1e-12
+
+
+def test_maxn_is_refused_where_the_kernel_lacks_it() -> None:
+    from shogames.agents import make_agent
+    from shogames.agents.kernel_search import KernelAlphaBetaAgent
+
+    with pytest.raises(ValueError, match="maxn is 1"):
+        make_agent("kernel-alphabeta:maxn=3")
+    shogammon = shogames.make("shogammon")
+    if shogammon.kernel is not None:
+        with pytest.raises(KernelUnavailableError, match="has no maxn"):
+            make_agent("kernel-alphabeta:maxn=1").check_game(shogammon)
+    agent = make_agent("kernel-alphabeta:maxn=1,nodes=2000", seed=1)
+    assert isinstance(agent, KernelAlphaBetaAgent)
+    state = sho_midgame(3, plies=120)
+    assert agent.select_move(state) in state.legal_moves()
+    assert agent.last_result is not None and agent.last_result.nodes <= 2000
 
 
 def test_sho_alphabeta_keeps_its_budget_and_is_deterministic() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import shogames
 from kernel_helpers import check_random_game, game_from_row
-from shogames.core.kernel import kernels_enabled, require_kernel
+from shogames.core.kernel import SearchOptions, kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.protocol import CHANCE
 from shogames.core.settings import parse_settings_text
@@ -271,16 +271,22 @@ def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
         check_random_game(kernel, batch, 9, index, game.new_initial_state())
 
 
-def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> float:
-    """The alphabeta agent's values without pruning: ``state``'s value for its mover (``seat`` at a roll)."""
+def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, turns: bool = False) -> float:
+    """The alphabeta agent's values without pruning: ``state``'s value for its mover (``seat`` at a roll).
+
+    With ``turns``, depth counts turns: a move after which its mover is still to move takes none.
+    """
 
     def sign(node: Any) -> int:
         mover = node.to_move
         return -1 if mover is not None and mover >= 0 and mover != seat else 1
 
     def value_as(side: int, child: Any, below: int) -> float:
-        value = plain_expectiminimax(child, below, seat, root_ply)
+        value = plain_expectiminimax(child, below, seat, root_ply, turns=turns)
         return value if sign(child) == side else -value
+
+    def after_move(child: Any) -> int:
+        return depth if turns and child.to_move == state.to_move else depth - 1
 
     if state.is_terminal():
         return float(state.returns()[seat] * (1.0 - 1e-4 * (state.ply - root_ply)))
@@ -294,9 +300,34 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> fl
                 1, child, depth - 1 if child.to_move == shogames.CHANCE else depth
             )
         return total
-    return max(value_as(sign(state), state.play_unchecked(move), depth - 1) for move in state.legal_moves())
+    return max(
+        value_as(sign(state), child, after_move(child))
+        for child in (state.play_unchecked(move) for move in state.legal_moves())
+    )
 
 
+def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns: bool) -> float:
+    """The compiled expectiminimax's value of ``state`` at ``depth``, checked against the one above."""
+    kernel = require_kernel(game_of(settings))
+    seat = state.to_move
+    assert seat is not None
+    searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(turns=turns))
+    assert searcher is not None
+    result = searcher.search(state, work=50_000_000)
+    assert result.depth == depth and result.move in state.legal_moves()
+    expected = max(
+        plain_expectiminimax(
+            child, depth if turns and child.to_move == seat else depth - 1, seat, state.ply, turns=turns
+        )
+        * (1 if child.to_move in (None, shogames.CHANCE, seat) else -1)
+        for child in (state.play_unchecked(move) for move in state.legal_moves())
+    )
+    assert result.value == pytest.approx(expected, abs=1e-12)
+    assert result.scores[result.move] == result.value
+    return result.value
+
+
+@pytest.mark.parametrize("turns", [False, True], ids=["moves", "turns"])
 @pytest.mark.parametrize(
     ("position", "depth", "settings"),
     [
@@ -307,26 +338,40 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int) -> fl
     ],
 )
 def test_shogammon_alphabeta_value_is_expectiminimax(
-    position: str, depth: int, settings: dict[str, object]
+    position: str, depth: int, settings: dict[str, object], turns: bool
 ) -> None:
-    game = game_of(settings)
-    kernel = require_kernel(game)
-    state = game.state_from_text(position)
+    if turns and depth > 2:
+        depth = 2  # two turns deep is already thousands of times the moves' tree here
+    state = game_of(settings).state_from_text(position)
     while state.to_move == shogames.CHANCE:
         state = state.play_unchecked(state.legal_moves()[4])
+    searched_value(state, depth, settings, turns=turns)
+
+
+def test_counting_turns_puts_the_horizon_after_the_turn() -> None:
+    # White has 6-6 to play: one move deep, the plain search values the position after one die, the
+    # search that counts turns after both, as one-turn greedy does. They differ here: every second 6
+    # leaves White worse off than the first 6 alone looks (from a game of two medium players).
+    state = game_of({}).state_from_text(
+        "ln2[gk]g1[nr]l/1s5[bs]1/pppp1pppp/4p4/1P7/[PL]8/2PPPPPP[PN]/1B7/1[NR][SG]K2[SG]1L w - 10 6-6 28"
+    )
     seat = state.to_move
     assert seat is not None
-    searcher = kernel.alphabeta(seed=1, depth=depth)
-    assert searcher is not None
-    result = searcher.search(state, work=50_000_000)
-    assert result.depth == depth and result.move in state.legal_moves()
-    expected = max(
-        plain_expectiminimax(state.play_unchecked(move), depth - 1, seat, state.ply)
-        * (1 if state.play_unchecked(move).to_move in (None, shogames.CHANCE, seat) else -1)
-        for move in state.legal_moves()
-    )
-    assert result.value == pytest.approx(expected, abs=1e-12)
-    assert result.scores[result.move] == result.value
+    by_turns = searched_value(state, 1, {}, turns=True)
+    by_moves = searched_value(state, 1, {}, turns=False)
+    best_turn_end = max(end.evaluate()[seat] for end in turn_ends(state) if not end.is_terminal())
+    assert by_turns == pytest.approx(best_turn_end, abs=1e-12)
+    assert by_moves != pytest.approx(by_turns, abs=1e-6)
+
+
+def turn_ends(state: Any) -> list[Any]:
+    """Every position at which the turn of ``state``'s mover ends, over all its ways to play it."""
+    mover = state.to_move
+    ends = []
+    for move in state.legal_moves():
+        child = state.play_unchecked(move)
+        ends.extend(turn_ends(child) if child.to_move == mover else [child])
+    return ends
 
 
 def test_kernel_alphabeta_plays_shogammon_through_the_protocol() -> None:
@@ -551,3 +596,24 @@ def test_a_batch_row_plays_the_same_game_on_one_thread_or_several() -> None:
         small_over = small.to_move() < 0
         small.reset(small_over)
         assert [small.state(row) for row in range(4)] == [large.state(row) for row in range(4)]
+
+
+def test_the_turns_option_reaches_the_search_and_is_refused_elsewhere() -> None:
+    from shogames.agents import make_agent
+    from shogames.agents.kernel_search import KernelAlphaBetaAgent
+    from shogames.core.kernel import KernelUnavailableError
+
+    agent = make_agent("kernel-alphabeta:turns=1,depth=1", seed=1)
+    assert isinstance(agent, KernelAlphaBetaAgent)
+    state = game_of({}).state_from_text(
+        "ln2[gk]g1[nr]l/1s5[bs]1/pppp1pppp/4p4/1P7/[PL]8/2PPPPPP[PN]/1B7/1[NR][SG]K2[SG]1L w - 10 6-6 28"
+    )
+    agent.select_move(state)
+    assert agent.last_result is not None
+    assert agent.last_result.value == pytest.approx(searched_value(state, 1, {}, turns=True), abs=1e-12)
+    with pytest.raises(ValueError, match="turns is 1"):
+        make_agent("kernel-alphabeta:turns=2")
+    shobu = shogames.make("shobu")
+    if shobu.kernel is not None:
+        with pytest.raises(KernelUnavailableError, match="has no turns"):
+            make_agent("kernel-alphabeta:turns=1").check_game(shobu)

@@ -157,6 +157,14 @@ class SearchOptions:
     """How many times its node budget a search may spend while its best move is still changing (1: never
     past the budget): past the budget it finishes the iteration, and starts another only where that
     iteration changed the best move."""
+    turns: bool = False
+    """Depth counts whole turns, not moves, in a game whose turn may take several moves (Shogammon's two
+    dice): the horizon falls only where a turn has ended, so every leaf is valued at the same point of a
+    turn, as backgammon programs count their plies."""
+    maxn: bool = False
+    """With three or more players, each seat picks what is best for itself (max-n, Luckhardt & Irani 1986)
+    rather than every other seat playing against the searcher (the paranoid reduction); nothing is
+    pruned then."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""

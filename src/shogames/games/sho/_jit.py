@@ -1118,6 +1118,118 @@ def ab_value(
 
 
 @njit(cache=True)
+def maxn_value(st, depth, level, ctx, deadline, cfg, reach, work, children, moves, values, out):
+    """Fill ``values[level]`` with every seat's value of ``st``, searched ``depth`` decisions: max-n.
+
+    Max-n (Luckhardt & Irani, 1986) with expectation at the throws: the seat to move picks the child
+    best for itself (the first of equals, in the legal order), and each seat's value is that child's;
+    a throw's values are the probability-weighted means of its outcomes', and a throw uses up depth
+    only where it follows another throw, as in :func:`ab_value`. Values are the returns at the end (a
+    win worth ``WIN_DISCOUNT`` less per ply from the root) and the evaluation at the horizon. Nothing is
+    pruned: no bound holds between seats that each maximise their own value.
+    """
+    players = cfg[C_PLAYERS]
+    result = values[level]
+    if common.out_of_budget(ctx, deadline):
+        result[:players] = 0.0
+        return
+    if ended(st, cfg):
+        returns(st, cfg, out)
+        discount = 1.0 - WIN_DISCOUNT * (st[S_PLY] - ctx[AB_ROOT_PLY])
+        for seat in range(players):
+            result[seat] = out[seat] * discount
+        return
+    phase = st[S_PHASE]
+    too_many = phase == THROW_PHASE and st[S_NVALUES] >= ENUMERATED_VALUES
+    if depth <= 0 or level + 1 >= children.shape[0] or too_many:
+        evaluate(st, cfg, reach, out)
+        result[:players] = out[:players]
+        return
+    child = children[level]
+    below_values = values[level + 1]
+    n = legal_moves(st, cfg, moves[level], work, False)
+    if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
+        result[:players] = 0.0
+        for i in range(n):
+            move = moves[level, i]
+            if phase == FIRST_PHASE:
+                probability = 1.0 / cfg[C_PLAYERS]
+            else:
+                probability = (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+            child[:] = st
+            play(child, move, cfg, work)
+            below = depth - 1 if is_chance(child, cfg) else depth
+            maxn_value(child, below, level + 1, ctx, deadline, cfg, reach, work, children, moves, values, out)
+            if ctx[AB_ABORT]:
+                return
+            for seat in range(players):
+                result[seat] += probability * below_values[seat]
+        return
+    mover = st[S_SEAT]
+    best = -INF
+    for i in range(n):
+        child[:] = st
+        play(child, moves[level, i], cfg, work)
+        maxn_value(child, depth - 1, level + 1, ctx, deadline, cfg, reach, work, children, moves, values, out)
+        if ctx[AB_ABORT]:
+            return
+        if below_values[mover] > best:
+            best = below_values[mover]
+            result[:players] = below_values[:players]
+
+
+@njit(cache=True)
+def maxn(root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, root_scores, stats):
+    """Iterative deepening max-n (:func:`maxn_value`) from ``root`` over ``root_moves``, as :func:`alphabeta`.
+
+    A root move's score is the searching seat's value after it (each seat below choosing for itself);
+    fills ``root_scores`` and ``stats`` and returns (the best move's index, its value) as
+    :func:`alphabeta` does, with the same budget, tie and early-stop rules.
+    """
+    n = root_moves.shape[0]
+    ctx = np.zeros(8, dtype=np.int64)
+    ctx[AB_LIMIT] = node_limit
+    seat = root[S_SEAT]
+    ctx[AB_ROOT_SEAT] = seat
+    ctx[AB_ROOT_PLY] = root[S_PLY]
+    deadline = common.deadline_after(seconds)
+    levels = 2 * max_depth + 4
+    size = root.shape[0]
+    children = np.empty((levels, size), dtype=np.int64)
+    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    values = np.zeros((levels, 4), dtype=np.float64)
+    out = np.zeros(4, dtype=np.float64)
+    child = np.empty(size, dtype=np.int64)
+    order, iteration, done, best_index, completed = common.new_root(n)
+    best_value = -INF
+    first_level = np.int64(0)  # a variable, not a literal: numba issue #6713 (see alphabeta)
+    for depth in range(1, max_depth + 1):
+        iteration_best = common.begin_iteration(ctx, depth, done, order)
+        alpha = -INF
+        for r in range(n):
+            index = order[r]
+            child[:] = root
+            play(child, root_moves[index], cfg, work)
+            maxn_value(
+                child, depth - 1, first_level, ctx, deadline, cfg, reach, work, children, moves, values, out
+            )
+            if ctx[AB_ABORT]:
+                break
+            alpha, iteration_best = common.root_record(
+                iteration, done, index, values[0, seat], alpha, iteration_best
+            )
+        order, best_index, best_value, completed, stop = common.end_iteration(
+            ctx[AB_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
+            alpha, depth, completed, True,
+        )  # fmt: skip
+        if stop:
+            break
+    stats[0] = ctx[AB_NODES]
+    stats[1] = completed
+    return best_index, best_value
+
+
+@njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, tt_keys, tt_moves, history,
     root_scores, stats,

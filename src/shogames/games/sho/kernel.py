@@ -316,12 +316,15 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         jit.evaluate(self.encode(state), self.cfg, self.reach, out)
         return tuple(float(v) for v in out[: self.sho.players])
 
+    search_options = frozenset({"maxn"})
+    """Sho's search can be max-n instead of paranoid (:class:`~shogames.core.kernel.SearchOptions`)."""
+
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShoAlphaBeta:
-        """The compiled alpha-beta searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid."""
+        """The compiled searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid or max-n."""
         self.check_search_options(options)
-        return ShoAlphaBeta(self, seed=seed, depth=depth)
+        return ShoAlphaBeta(self, seed=seed, depth=depth, maxn=options.maxn)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
@@ -538,17 +541,32 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     only orders moves, it never cuts, so the value at each depth is the exact depth-limited value; it and
     the history are kept between searches (cleared by :meth:`reset`).
 
+    With ``maxn`` the seats do not gang up: each picks what is best for itself (max-n, Luckhardt & Irani
+    1986, :func:`~shogames.games.sho._jit.maxn`), with nothing pruned; with two players it is the same
+    search as the paranoid one.
+
     Args:
         kernel: the Sho kernel.
         seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
         depth: the deepest iteration, in decisions.
         table_bits: the table has ``2 ** table_bits`` entries (16 bytes each).
+        maxn: search max-n rather than paranoid.
     """
 
     chance_hint = "throw the dice first"
 
-    def __init__(self, kernel: ShoKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18):
+    def __init__(
+        self,
+        kernel: ShoKernel,
+        *,
+        seed: int | None = None,
+        depth: int = 64,
+        table_bits: int = 18,
+        maxn: bool = False,
+    ):
         super().__init__(kernel, seed=seed, depth=depth)
+        self.maxn = maxn
+        """Whether each seat maximises its own value (max-n) instead of all against the searcher."""
         self._tt_keys = np.zeros(1 << table_bits, dtype=np.uint64)
         self._tt_moves = np.full(1 << table_bits, -1, dtype=np.int64)
         self._history = np.zeros(1 << jit.HISTORY_BITS, dtype=np.int64)
@@ -562,8 +580,13 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.games.sho._jit.alphabeta`)."""
+        """The compiled search (:func:`shogames.games.sho._jit.alphabeta`, or ``maxn``)."""
         kernel = self.kernel
+        if self.maxn:
+            index, value = jit.maxn(
+                kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work, *out
+            )
+            return int(index), float(value)
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work,
             self._tt_keys, self._tt_moves, self._history, *out,

@@ -799,8 +799,21 @@ def history_slot(code):
     return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
 
 
-# ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply.
-AB_SEAT, AB_ROOT_PLY = 4, 5
+# ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply,
+# and whether depth counts whole turns (SearchOptions.turns) rather than moves.
+AB_SEAT, AB_ROOT_PLY, AB_TURNS = 4, 5, 6
+
+
+@njit(cache=True, inline="always")
+def depth_after(st, child, depth, ctx, cfg):
+    """The depth left below ``child``, a move's child of ``st``: one less (a move's worth).
+
+    With ``ctx[AB_TURNS]``, one less only where the move ended the turn, so that the horizon falls
+    between turns, never after one die.
+    """
+    if ctx[AB_TURNS] and not ended(child, cfg) and child[NDICE] > 0 and child[SIDE] == st[SIDE]:
+        return depth
+    return depth - 1
 
 
 @njit(cache=True)
@@ -849,13 +862,12 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
         move = common.pick_next(moves[level], scores[level], i, n)
         child[:] = st
         play(child, move, rules, work)
+        below = depth_after(st, child, depth, ctx, cfg)
         if root_sign(child, cfg, seat) == sign:
-            value = expectiminimax(
-                child, depth - 1, alpha, beta, level + 1, ctx, deadline, rules, worth, space
-            )
+            value = expectiminimax(child, below, alpha, beta, level + 1, ctx, deadline, rules, worth, space)
         else:
             value = -expectiminimax(
-                child, depth - 1, -beta, -alpha, level + 1, ctx, deadline, rules, worth, space
+                child, below, -beta, -alpha, level + 1, ctx, deadline, rules, worth, space
             )
         if ctx[common.C_ABORT]:
             return 0.0
@@ -871,7 +883,7 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
 
 @njit(cache=True)
 def alphabeta(
-    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats
+    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -889,6 +901,7 @@ def alphabeta(
     seat = root[SIDE]
     ctx[AB_SEAT] = seat
     ctx[AB_ROOT_PLY] = root[PLY]
+    ctx[AB_TURNS] = turns
     deadline = common.deadline_after(seconds)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
     space = (
@@ -912,13 +925,14 @@ def alphabeta(
             index = order[r]
             child[:] = root
             play(child, root_moves[index], rules, work)
+            below = depth_after(root, child, depth, ctx, cfg)
             if root_sign(child, cfg, seat) == 1.0:
                 value = expectiminimax(
-                    child, depth - 1, alpha, common.INF, level, ctx, deadline, rules, worth, space
+                    child, below, alpha, common.INF, level, ctx, deadline, rules, worth, space
                 )
             else:
                 value = -expectiminimax(
-                    child, depth - 1, -common.INF, -alpha, level, ctx, deadline, rules, worth, space
+                    child, below, -common.INF, -alpha, level, ctx, deadline, rules, worth, space
                 )
             if ctx[common.C_ABORT]:
                 break

@@ -409,12 +409,15 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
+    search_options = frozenset({"turns"})
+    """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``)."""
+
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
         self.check_search_options(options)
-        return ShogammonAlphaBeta(self, seed=seed, depth=depth)
+        return ShogammonAlphaBeta(self, seed=seed, depth=depth, turns=options.turns)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
         """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
@@ -605,8 +608,12 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
 
     chance_hint = "roll the dice first"
 
-    def __init__(self, kernel: ShogammonKernel, *, seed: int | None = None, depth: int = 64) -> None:
+    def __init__(
+        self, kernel: ShogammonKernel, *, seed: int | None = None, depth: int = 64, turns: bool = False
+    ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
+        self.turns = turns
+        """Whether depth counts whole turns (the horizon only between turns) rather than moves."""
         self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
 
     def reset(self) -> None:
@@ -620,7 +627,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
-            self._history, *out,
+            self._history, *out, int(self.turns),
         )  # fmt: skip
         return int(index), float(value)
 
