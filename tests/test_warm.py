@@ -90,6 +90,8 @@ for cls in shogames.available_games():
         searcher.value_of(state, move, depth=1)
         make_agent("kernel-alphabeta:nodes=300", seed=1).select_move(state)
         analyse_moves([(state, move)], depth=2, nodes=300, seconds=0.0)
+        for options in kernel.switched_search_options():  # each on/off search option, on
+            kernel.alphabeta(seed=0, options=options).search(state, work=300)
     if kernel.mcts(seed=0) is not None:
         kernel.mcts(seed=0).search(state, work=50)
         make_agent("kernel-mcts:iterations=30", seed=1).select_move(state)

@@ -39,7 +39,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from shogames.core.errors import SettingsError
@@ -365,6 +365,18 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
     search_options: frozenset[str] = frozenset()
     """The :class:`SearchOptions` (by field name) this kernel's alpha-beta honours."""
 
+    def switched_search_options(self) -> list[SearchOptions]:
+        """For each on/off option of :attr:`search_options`, the plain search with that option on.
+
+        :meth:`warm_up` searches with each, so that an option that runs compiled code of its own (Sho's
+        max-n) is compiled before a player asks for it.
+        """
+        return [
+            replace(PLAIN_SEARCH, **{name: True})
+            for name in sorted(self.search_options)
+            if isinstance(getattr(PLAIN_SEARCH, name), bool)
+        ]
+
     def check_search_options(self, options: SearchOptions) -> None:
         """Refuse options this kernel's alpha-beta does not have.
 
@@ -478,7 +490,9 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             if decision.is_terminal() or (decision.to_move is not None and decision.to_move >= 0):
                 break
             decision = decision.play_unchecked(rng.choice(decision.legal_moves()))
-        for searcher in (self.alphabeta(seed=0, depth=1), self.mcts(seed=0)):
+        searchers = [self.alphabeta(seed=0, depth=1), self.mcts(seed=0)]
+        searchers += [self.alphabeta(seed=0, depth=1, options=on) for on in self.switched_search_options()]
+        for searcher in searchers:
             if searcher is not None and not decision.is_terminal() and decision.to_move != CHANCE:
                 # With seconds, the search reads the clock, whose object-mode block numba compiles on its
                 # first run in each process (it is never cached): now, not in a player's first timed move.
