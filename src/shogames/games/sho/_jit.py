@@ -1179,60 +1179,9 @@ def maxn_value(st, depth, level, ctx, deadline, cfg, reach, work, children, move
 
 
 @njit(cache=True)
-def maxn(root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, root_scores, stats):
-    """Iterative deepening max-n (:func:`maxn_value`) from ``root`` over ``root_moves``, as :func:`alphabeta`.
-
-    A root move's score is the searching seat's value after it (each seat below choosing for itself);
-    fills ``root_scores`` and ``stats`` and returns (the best move's index, its value) as
-    :func:`alphabeta` does, with the same budget, tie and early-stop rules.
-    """
-    n = root_moves.shape[0]
-    ctx = np.zeros(8, dtype=np.int64)
-    ctx[AB_LIMIT] = node_limit
-    seat = root[S_SEAT]
-    ctx[AB_ROOT_SEAT] = seat
-    ctx[AB_ROOT_PLY] = root[S_PLY]
-    deadline = common.deadline_after(seconds)
-    levels = 2 * max_depth + 4
-    size = root.shape[0]
-    children = np.empty((levels, size), dtype=np.int64)
-    moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
-    values = np.zeros((levels, 4), dtype=np.float64)
-    out = np.zeros(4, dtype=np.float64)
-    child = np.empty(size, dtype=np.int64)
-    order, iteration, done, best_index, completed = common.new_root(n)
-    best_value = -INF
-    first_level = np.int64(0)  # a variable, not a literal: numba issue #6713 (see alphabeta)
-    for depth in range(1, max_depth + 1):
-        iteration_best = common.begin_iteration(ctx, depth, done, order)
-        alpha = -INF
-        for r in range(n):
-            index = order[r]
-            child[:] = root
-            play(child, root_moves[index], cfg, work)
-            maxn_value(
-                child, depth - 1, first_level, ctx, deadline, cfg, reach, work, children, moves, values, out
-            )
-            if ctx[AB_ABORT]:
-                break
-            alpha, iteration_best = common.root_record(
-                iteration, done, index, values[0, seat], alpha, iteration_best
-            )
-        order, best_index, best_value, completed, stop = common.end_iteration(
-            ctx[AB_ABORT] != 0, order, done, iteration, root_scores, best_index, best_value, iteration_best,
-            alpha, depth, completed, True,
-        )  # fmt: skip
-        if stop:
-            break
-    stats[0] = ctx[AB_NODES]
-    stats[1] = completed
-    return best_index, best_value
-
-
-@njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, tt_keys, tt_moves, history,
-    root_scores, stats,
+    root_scores, stats, maxn,
 ):  # fmt: skip
     """Iterative deepening from ``root`` (a seat to move) over ``root_moves`` (an order that breaks ties).
 
@@ -1243,6 +1192,9 @@ def alphabeta(
     stop when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
     (|value| > 0.99). Each iteration searches the best moves of the last one first.
+
+    With ``maxn``, each root move's value is the searching seat's max-n value (:func:`maxn_value`)
+    instead of its paranoid one, with the same deepening, budget, tie and early-stop rules.
     """
     n = root_moves.shape[0]
     ctx = np.zeros(8, dtype=np.int64)
@@ -1255,10 +1207,12 @@ def alphabeta(
     children = np.empty((levels, size), dtype=np.int64)
     moves = np.empty((levels, MAX_MOVES), dtype=np.int64)
     scores = np.empty((levels, MAX_MOVES), dtype=np.int64)
+    values = np.zeros((levels, 4), dtype=np.float64)  # max-n: every seat's values, one row a level
     out = np.zeros(4, dtype=np.float64)
     child = np.empty(size, dtype=np.int64)
     order, iteration, done, best_index, completed = common.new_root(n)
     best_value = -INF
+    seat = root[S_SEAT]
     # level is a variable, not the literal 0: a literal would compile a second overload of the
     # recursive ab_value, which numba's cache cannot load back (numba issue #6713).
     first_level = np.int64(0)
@@ -1269,10 +1223,17 @@ def alphabeta(
             index = order[r]
             child[:] = root
             play(child, root_moves[index], cfg, work)
-            value = ab_value(
-                child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children, moves,
-                scores, out, tt_keys, tt_moves, history,
-            )  # fmt: skip
+            if maxn:
+                maxn_value(
+                    child, depth - 1, first_level, ctx, deadline, cfg, reach, work, children, moves, values,
+                    out,
+                )  # fmt: skip
+                value = values[0, seat]
+            else:
+                value = ab_value(
+                    child, depth - 1, alpha, INF, first_level, ctx, deadline, cfg, reach, work, children,
+                    moves, scores, out, tt_keys, tt_moves, history,
+                )  # fmt: skip
             if ctx[AB_ABORT]:
                 break
             alpha, iteration_best = common.root_record(iteration, done, index, value, alpha, iteration_best)

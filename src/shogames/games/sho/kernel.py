@@ -542,7 +542,7 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     the history are kept between searches (cleared by :meth:`reset`).
 
     With ``maxn`` the seats do not gang up: each picks what is best for itself (max-n, Luckhardt & Irani
-    1986, :func:`~shogames.games.sho._jit.maxn`), with nothing pruned; with two players it is the same
+    1986, :func:`~shogames.games.sho._jit.maxn_value`), with nothing pruned; with two players it is the same
     search as the paranoid one.
 
     Args:
@@ -580,16 +580,11 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
     ) -> tuple[int, float]:
-        """The compiled search (:func:`shogames.games.sho._jit.alphabeta`, or ``maxn``)."""
+        """The compiled search (:func:`shogames.games.sho._jit.alphabeta`)."""
         kernel = self.kernel
-        if self.maxn:
-            index, value = jit.maxn(
-                kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work, *out
-            )
-            return int(index), float(value)
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work,
-            self._tt_keys, self._tt_moves, self._history, *out,
+            self._tt_keys, self._tt_moves, self._history, *out, self.maxn,
         )  # fmt: skip
         return int(index), float(value)
 
