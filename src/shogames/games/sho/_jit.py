@@ -1022,6 +1022,17 @@ def is_chance(st, cfg):
     return not ended(st, cfg) and (st[S_PHASE] == THROW_PHASE or st[S_PHASE] == FIRST_PHASE)
 
 
+@njit(cache=True, inline="always")
+def outcome_chance(phase, move, cfg):
+    """The chance of a chance move at ``phase``: 1/36 for a double throw, 2/36 for two faces.
+
+    The draw of the first seat is 1 in the number of players.
+    """
+    if phase == FIRST_PHASE:
+        return 1.0 / cfg[C_PLAYERS]
+    return (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+
+
 # The scratch arrays go one by one: passed as one tuple, the recursion cost 10% of the search (measured).
 @njit(cache=True)
 def ab_value(
@@ -1056,10 +1067,7 @@ def ab_value(
         total = 0.0
         for i in range(n):
             move = moves[level, i]
-            if phase == FIRST_PHASE:
-                probability = 1.0 / cfg[C_PLAYERS]
-            else:
-                probability = (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+            probability = outcome_chance(phase, move, cfg)
             child[:] = st
             play(child, move, cfg, work)
             below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
@@ -1152,10 +1160,7 @@ def maxn_value(st, depth, level, ctx, deadline, cfg, reach, work, children, move
         result[:players] = 0.0
         for i in range(n):
             move = moves[level, i]
-            if phase == FIRST_PHASE:
-                probability = 1.0 / cfg[C_PLAYERS]
-            else:
-                probability = (1.0 if ((move >> 16) & 7) == ((move >> 19) & 7) else 2.0) / 36.0
+            probability = outcome_chance(phase, move, cfg)
             child[:] = st
             play(child, move, cfg, work)
             below = depth - 1 if is_chance(child, cfg) else depth
