@@ -2,8 +2,9 @@
 # Measure the shipped learned evaluations of docs/strength.md ("Learned evaluations"): one-turn greedy with
 # the learned evaluation against one-turn greedy with the hand-written one, 200 games a game, and, where
 # the kernel runs the learned evaluation in its search, alpha-beta with it against alpha-beta with the
-# hand-written one at the same budget and at about the same time. Each pair of games starts from a random opening (4 plies; none in
-# the dice games) played once with each agent in each seat. Usage:
+# hand-written one at the same budget and at about the same time. Each pair of games starts from a random
+# opening (the plies the training's measures used: 4 in Shobu and Shoo) played once with each agent in
+# each seat. Usage:
 #   bash benchmarks/learned.sh [--jobs N] [GAME...]     (default: every game that ships a value.npz)
 # A match whose results.json exists is skipped, so an interrupted run resumes. Results go to
 # docs/strength/<game>/learned/<match>/ (results.md, results.json, ratings.png; games.txt is git-ignored).
@@ -32,7 +33,8 @@ match() {  # match GAME NAME SETTINGS OPENING AGENT...
 for game in "${games[@]}"; do
     # The settings the shipped weights were trained for (their header), and the opening: none with dice.
     settings=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_path; from shogames.learning.network import ValueNet; print(ValueNet.load(shipped_path(make(sys.argv[1])).read_bytes())[0].info["settings"])' "$game")
-    opening=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; print(0 if make(sys.argv[1]).has_chance else 4)' "$game")
+    # The opening is the one the training measured with (its header's options).
+    opening=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_path; from shogames.learning.network import ValueNet; print(ValueNet.load(shipped_path(make(sys.argv[1])).read_bytes())[0].info["options"]["opening"])' "$game")
     match "$game" greedy "$settings" "$opening" greedy:value=learned greedy
     # Alpha-beta with the learned evaluation at the horizon, where the game's kernel runs it: at the same
     # budget, at about the same time (the material search looks 2.7 times as many positions a second on

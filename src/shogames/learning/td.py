@@ -72,6 +72,12 @@ class TrainingOptions:
         round: self-play games played with the same weights before learning from them (in their order).
             A round's games can be played at once, in processes or on Ray (:meth:`Training.run`); with 1
             each game is played with the weights learned from all the games before it.
+        teacher: 0 for TD(lambda); else the positions the game kernel's alpha-beta searches to label each
+            position with its value, and the network is fitted to those labels instead
+            (:mod:`~shogames.learning.searched`).
+        children: with a teacher, how many of a decision's moves (drawn at random) have their position
+            labelled.
+        epochs: with a teacher, the passes over all the labelled positions at the end of each round.
     """
 
     games: int = 2000
@@ -86,6 +92,9 @@ class TrainingOptions:
     eval_games: int = 100
     seed: int = 0
     round: int = 1
+    teacher: int = 0
+    children: int = 6
+    epochs: int = 10
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first setting out of its range."""
@@ -103,6 +112,9 @@ class TrainingOptions:
                 f"eval_games is an even number, got {self.eval_games}",
             ),
             (self.round >= 1, f"round is 1 or more, got {self.round}"),
+            (self.teacher >= 0, f"teacher is 0 (TD) or a number of positions, got {self.teacher}"),
+            (self.children >= 1, f"children is 1 or more, got {self.children}"),
+            (self.epochs >= 1, f"epochs is 1 or more, got {self.epochs}"),
         ]
         for ok, message in checks:
             if not ok:
@@ -428,10 +440,14 @@ class Training:
     def save(self, path: Path) -> None:
         """Write a checkpoint: the weights and header, plus the optimiser's moments (written atomically)."""
         self._stamp()
-        extra = {f"adam_first_{name}": a for name, a in self.adam.first.items()}
+        self._write(path, self._checkpoint_arrays())
+
+    def _checkpoint_arrays(self) -> dict[str, NDArray[Any]]:
+        """What a checkpoint holds beside the weights and the header: the optimiser's moments."""
+        extra: dict[str, NDArray[Any]] = {f"adam_first_{name}": a for name, a in self.adam.first.items()}
         extra.update({f"adam_second_{name}": a for name, a in self.adam.second.items()})
         extra["adam_steps"] = np.array([self.adam.steps], dtype=np.int64)
-        self._write(path, extra)
+        return extra
 
     def save_weights(self, path: Path) -> None:
         """Write the weights and header only (what ships in a game's package), atomically."""
@@ -466,7 +482,10 @@ class Training:
         if games is not None:
             options = replace(options, games=games)
         options.check()
-        training = cls(
+        kind: type[Training] = cls
+        if options.teacher and not issubclass(cls, _search_training()):
+            kind = _search_training()
+        training = kind(
             game,
             options,
             network,
@@ -476,7 +495,11 @@ class Training:
             curve=curve,
             command=command or str(network.info.get("command", "")),
         )
+        training._restore(extra)
         return training
+
+    def _restore(self, extra: dict[str, NDArray[Any]]) -> None:
+        """Take back what a subclass keeps in a checkpoint beyond the weights and the optimiser."""
 
 
 @dataclass(frozen=True)
@@ -495,8 +518,23 @@ def play_self_play_task(task: SelfPlayTask) -> tuple[int, Examples]:
     cls = game_class(task.game_id)
     game = cls(None, **parse_settings_text(cls.setting_specs, task.settings))
     network, _ = ValueNet.load(task.weights)
-    training = Training(game, task.options, network, Adam.new(network))
+    kind = _search_training() if task.options.teacher else Training
+    training = kind(game, task.options, network, Adam.new(network))
     return task.index, training.self_play(task.index)
+
+
+def new_training(game: Game[Any], options: TrainingOptions, *, command: str = "") -> Training:
+    """A new run of the kind ``options`` asks for: TD(lambda), or labels by search with a teacher."""
+    if options.teacher:
+        return _search_training().start(game, options, command=command)
+    return Training.start(game, options, command=command)
+
+
+def _search_training() -> type[Training]:
+    """:class:`~shogames.learning.searched.SearchTraining` (imported here: it builds on this module)."""
+    from shogames.learning.searched import SearchTraining
+
+    return SearchTraining
 
 
 def curve_json(curve: list[CurvePoint]) -> str:

@@ -67,6 +67,9 @@ def train_command(
     round_size: int = 1,
     jobs: int = 1,
     ray: str | None = None,
+    teacher: int = 0,
+    children: int = 6,
+    epochs: int = 10,
 ) -> None:
     """Learn an evaluation of GAME by self-play with TD(lambda); write weights, a checkpoint and a curve.
 
@@ -80,13 +83,20 @@ def train_command(
     With --round R the games go in rounds of R played with the same weights, which --jobs N plays in N
     processes at once, or --ray on a Ray cluster: the same seed and round give the same weights whatever
     the processes or the cluster.
+
+    With --teacher N the network is fitted instead to positions labelled by the game kernel's alpha-beta,
+    searched N positions deep (docs/training.md, "Training on positions labelled by search"): in each
+    game greedy with the round's network plays hand-written greedy, CHILDREN moves of each decision have
+    their positions labelled, and at each round's end a network is fitted afresh to all the labels, in
+    EPOCHS passes.
     """
     from shogames.ui.cli import ShogamesUsageError, _require_ray, load_game  # the CLI's own helpers
 
     try:
+        from shogames.core.kernel import KernelUnavailableError
         from shogames.learning.network import WeightsError
         from shogames.learning.plot import write_curve_svg
-        from shogames.learning.td import Training, TrainingOptions, curve_json
+        from shogames.learning.td import Training, TrainingOptions, curve_json, new_training
     except ImportError as error:
         raise ShogamesUsageError(
             f"training needs NumPy and numba, which `pip install shogames` installs ({error})"
@@ -103,9 +113,12 @@ def train_command(
     for text in settings_texts:
         words += ["--settings", text]
     words += ["--games", str(games), "--seed", str(seed), "--hidden", str(hidden)]
-    words += [*(["--prior"] if prior else []), "--lambda", str(trace), "--learning-rate", str(learning_rate)]
+    words += [*(["--prior"] if prior else []), *([] if teacher else ["--lambda", str(trace)])]
+    words += ["--learning-rate", str(learning_rate)]
     words += ["--epsilon", str(epsilon), *(["--opening", str(opening)] if opening is not None else [])]
     words += ["--round", str(round_size)] if round_size != 1 else []
+    if teacher:
+        words += ["--teacher", str(teacher), "--children", str(children), "--epochs", str(epochs)]
     command = shlex.join(words)
     checkpoint = out / "checkpoint.npz"
     if resume:
@@ -123,7 +136,8 @@ def train_command(
             "--lambda": (trace, kept.trace), "--learning-rate": (learning_rate, kept.learning_rate),
             "--epsilon": (epsilon, kept.epsilon), "--opening": (opening, kept.opening),
             "--eval-every": (eval_every, kept.eval_every), "--eval-games": (eval_games, kept.eval_games),
-            "--round": (round_size, kept.round),
+            "--round": (round_size, kept.round), "--teacher": (teacher, kept.teacher),
+            "--children": (children, kept.children), "--epochs": (epochs, kept.epochs),
         }  # fmt: skip
         ignored = [
             f"{flag} {mine} (the checkpoint's: {theirs})"
@@ -146,6 +160,9 @@ def train_command(
             eval_games=eval_games,
             seed=seed,
             round=round_size,
+            teacher=teacher,
+            children=children,
+            epochs=epochs,
         )
         try:
             options.check()
@@ -155,9 +172,13 @@ def train_command(
             raise ShogamesUsageError(
                 f"{checkpoint} exists: pass --resume to go on from it, or choose another --out"
             )
-        training = Training.start(game, options, command=command)
+        try:
+            training = new_training(game, options, command=command)
+        except KernelUnavailableError as error:
+            raise ShogamesUsageError(f"--teacher labels positions with the game's kernel: {error}") from None
         described = game.settings_text() or "default settings"
-        print(f"Training {game.name} ({described}): {games:,} games, seed {seed}")
+        method = f", labelled by searches of {teacher:,} positions" if teacher else ""
+        print(f"Training {game.name} ({described}): {games:,} games{method}, seed {seed}")
     bar = _Bar(training.options.games, training.games_done)
     curve: list[CurvePoint] = training.curve
 
@@ -276,6 +297,26 @@ def build_train(parser: argparse.ArgumentParser) -> None:
         type=_int_range(1, 1024),
         default=1,
         help="Processes that play a round's games at once (at most --round) [default: 1].",
+    )
+    parser.add_argument(
+        "--teacher",
+        type=_int_range(1),
+        default=0,
+        metavar="NODES",
+        help="Fit the network to positions labelled by the kernel's alpha-beta searched NODES positions "
+        "deep, instead of TD(lambda) [default: TD].",
+    )
+    parser.add_argument(
+        "--children",
+        type=_int_range(1),
+        default=6,
+        help="With --teacher: moves of each decision whose positions are labelled [default: 6].",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=_int_range(1),
+        default=10,
+        help="With --teacher: passes over the labelled positions at each round's end [default: 10].",
     )
     _add_ray_option(parser)
     parser.add_argument(

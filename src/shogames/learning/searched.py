@@ -1,0 +1,310 @@
+"""Training a value network on positions labelled by the game kernel's search, round by round.
+
+TD(lambda) (:mod:`~shogames.learning.td`) learns from the results of self-play. In a game where a
+search sees much further than the evaluation at its leaves, the search's values are a better teacher:
+each is a deterministic function of the position, free of the noise of one game's result. This module
+fits the network to them, as chess programs' evaluations are trained on positions scored by deeper
+searches (the NNUE networks of Stockfish and others).
+
+The positions come in rounds of ``round`` games (:class:`~shogames.learning.td.TrainingOptions`):
+
+- **Play.** In game ``i`` seat ``i mod players`` is one-turn greedy with the network of the round's start
+  (``greedy:value=learned``), every other seat one-turn greedy with the hand-written evaluation; a share
+  ``epsilon`` of moves is random. The first round's network, made with a prior and not yet trained, ranks
+  moves as the hand-written evaluation does, so the first round is hand-written greedy against itself.
+- **Labels.** At each decision, ``children`` of its moves (drawn at random) have the position after them
+  labelled. A position where a seat is to move is searched by the kernel's plain alpha-beta for
+  ``teacher`` positions; its value (on -1 .. 1) is the label for that seat, and in a two-player zero-sum
+  game its negation the other seat's. A position before a chance outcome (the dice to throw) is labelled,
+  in a two-player zero-sum game, with the average of its outcomes' labels weighted by their chances.
+- **Fit.** At the end of a round a network is made afresh from the seed and fitted to every position
+  labelled so far: ``epochs`` passes in shuffled minibatches with Adam on the squared error.
+
+The network plays the next round, so the later rounds label the positions its own play reaches (what
+imitation learning calls DAgger: S. Ross, G. Gordon and J. A. Bagnell, "A reduction of imitation
+learning and structured prediction to no-regret online learning", AISTATS 2011). Fitting to positions of
+hand-written greedy alone leaves the network blind where its own play leads.
+
+Everything random comes from the seed and the game's number, and each game searches with a searcher of
+its own, so a game's labels depend on the seed, its number and the round's network only: a run resumed
+from a checkpoint, or one whose games were played in processes or on Ray, gives the same weights as an
+unbroken run in one process.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from shogames.agents.greedy import GreedyAgent
+from shogames.core.chance import sample_chance
+from shogames.core.kernel import KernelUnavailableError, Searcher, require_kernel
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.learning.network import ValueNet, WeightsError, return_scale, to_unit
+from shogames.learning.td import MAX_PLIES, Adam, CurvePoint, Examples, Training, TrainingOptions
+
+
+@dataclass
+class SearchTraining(Training):
+    """A run that fits the network to positions labelled by the kernel's search (see the module's docs).
+
+    Make one with :meth:`start` or :meth:`Training.resume` (``options.teacher`` above 0), then call
+    :meth:`run`. ``examples`` holds every game's labelled positions, in the games' order.
+    """
+
+    examples: list[Examples] = field(default_factory=list)
+    loss: float = 0.0
+
+    @classmethod
+    def start(cls, game: Game[Any], options: TrainingOptions, *, command: str = "") -> Training:
+        """A new run for ``game``, checked to have a kernel alpha-beta to label positions with.
+
+        Raises:
+            ValueError: ``options.teacher`` is 0 (that is TD(lambda): :class:`Training`).
+            KernelUnavailableError: the game (or these settings) has no kernel alpha-beta.
+        """
+        if options.teacher < 1:
+            raise ValueError("a run labelled by search needs a teacher of 1 position or more")
+        _searcher(game)
+        return super().start(game, options, command=command)
+
+    # --- labelled games --------------------------------------------------------------------------------
+
+    def self_play(self, index: int) -> Examples:
+        """Play game number ``index`` (greedy with the network against hand-written greedy) and label it."""
+        game = self.game
+        options = self.options
+        rng = self._rng(index)
+        searcher = _searcher(game)
+        low, high = return_scale(game)
+        players = game.num_players
+        learned_seat = index % players
+        agents = [
+            GreedyAgent(seed=index * 10 + seat, network=self.network)
+            if seat == learned_seat
+            else GreedyAgent(seed=index * 10 + seat)
+            for seat in range(players)
+        ]
+        state: State[Any] = game.new_initial_state()
+        for _ in range(options.opening):
+            if state.is_terminal():
+                break
+            if state.to_move == CHANCE:
+                state = state.play_unchecked(sample_chance(state, rng))
+            else:
+                moves = state.legal_moves()
+                state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        rows: list[list[float]] = []
+        priors: list[float] = []
+        targets: list[float] = []
+        plies = 0
+        while not state.is_terminal() and plies < MAX_PLIES:
+            seat = state.to_move
+            if seat == CHANCE:
+                state = state.play_unchecked(sample_chance(state, rng))
+                continue
+            assert seat is not None
+            moves = state.legal_moves()
+            for i in sorted(rng.sample(range(len(moves)), min(options.children, len(moves)))):
+                child = state.play_unchecked(moves[i])
+                for labelled_seat, value in _labels(child, searcher, options.teacher, low, high):
+                    rows.append(child.observation_tensor(labelled_seat))
+                    priors.append(to_unit(child.evaluate()[labelled_seat], low, high))
+                    targets.append(value)
+            if len(moves) > 1 and rng.random() < options.epsilon:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move = agents[seat].select_move(state)
+            state = state.play_unchecked(move)
+            plies += 1
+        inputs = self.network.inputs
+        x = np.array(rows, dtype=np.float32).reshape(len(rows), inputs)
+        p = np.array(priors, dtype=np.float32) if self.network.prior else np.zeros(len(rows), np.float32)
+        return Examples(x, p, np.array(targets, dtype=np.float32), plies)
+
+    # --- fitting ---------------------------------------------------------------------------------------
+
+    def fit(self) -> float:
+        """Make the network afresh and fit it to every labelled position so far; the last pass's loss."""
+        options = self.options
+        network = ValueNet.new(self.network.inputs, options.hidden, prior=options.prior, seed=options.seed)
+        network.info = self.network.info
+        adam = Adam.new(network)
+        empty = Examples(
+            np.zeros((0, network.inputs), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32), 0
+        )
+        examples = self.examples or [empty]
+        x = np.concatenate([e.x for e in examples])
+        p = np.concatenate([e.p for e in examples])
+        y = np.concatenate([e.targets for e in examples])
+        losses: list[float] = []
+        for epoch in range(options.epochs):
+            order = np.random.default_rng([options.seed, self.games_done, epoch]).permutation(len(y))
+            losses = []
+            for start in range(0, len(y), options.batch):
+                rows = order[start : start + options.batch]
+                loss, grads = network.gradients(x[rows], p[rows], y[rows])
+                adam.step(network, grads, options.learning_rate)
+                losses.append(loss)
+        self.network, self.adam = network, adam
+        self.loss = float(np.mean(losses)) if losses else 0.0
+        return self.loss
+
+    @property
+    def positions(self) -> int:
+        """The labelled positions so far (each labelled seat counted)."""
+        return sum(len(e.targets) for e in self.examples)
+
+    # --- the run ---------------------------------------------------------------------------------------
+
+    def run(
+        self,
+        *,
+        checkpoint: Path | None = None,
+        on_game: Callable[[int, float], None] | None = None,
+        on_measure: Callable[[CurvePoint], None] | None = None,
+        checkpoint_every: int = 100,
+        jobs: int = 1,
+        ray: str | None = None,
+    ) -> None:
+        """Play, label and fit round by round until the budget (``options.games``) is spent.
+
+        The network is refitted at the end of each round, and the run measured (every ``eval_every``
+        games, at a round's end) and checkpointed there. Within a round the games are played one by one
+        in this process, or all at once in ``jobs`` processes or on Ray; the weights are the same.
+        ``checkpoint_every`` is not used: a round's end is where a checkpoint is written.
+        """
+        options = self.options
+        every = options.eval_every
+        if every and self.games_done == 0 and not self.curve:
+            self._measure(on_measure)
+        pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and ray is None else None
+        try:
+            while self.games_done < options.games:
+                first = self.games_done
+                left_in_round = options.round - first % options.round
+                count = min(left_in_round, options.games - first)
+                if pool is None and ray is None:
+                    count = 1
+                began = time.perf_counter()
+                played = self._play_round(first, count, pool, ray)
+                self.seconds += time.perf_counter() - began
+                for index in range(first, first + count):
+                    self.examples.append(played[index])
+                    self.games_done += 1
+                    if on_game is not None:
+                        on_game(self.games_done, self.loss)
+                finished = self.games_done == options.games
+                if self.games_done % options.round == 0 or finished:
+                    began = time.perf_counter()
+                    self.fit()
+                    self.seconds += time.perf_counter() - began
+                    if on_game is not None:
+                        on_game(self.games_done, self.loss)
+                    if every and (self.games_done % every == 0 or finished):
+                        self._measure(on_measure)
+                    if checkpoint is not None:
+                        self.save(checkpoint)
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+        self._stamp()
+
+    # --- files -----------------------------------------------------------------------------------------
+
+    def _stamp(self) -> None:
+        super()._stamp()
+        self.network.info["positions"] = self.positions
+
+    def _checkpoint_arrays(self) -> dict[str, NDArray[Any]]:
+        """The optimiser's moments, every labelled position and the last fit's loss."""
+        extra = super()._checkpoint_arrays()
+        examples = self.examples
+        extra["data_x"] = (
+            np.concatenate([e.x for e in examples])
+            if examples
+            else np.zeros((0, self.network.inputs), np.float32)
+        )
+        extra["data_p"] = np.concatenate([e.p for e in examples]) if examples else np.zeros(0, np.float32)
+        extra["data_y"] = (
+            np.concatenate([e.targets for e in examples]) if examples else np.zeros(0, np.float32)
+        )
+        extra["data_rows"] = np.array([len(e.targets) for e in self.examples], dtype=np.int64)
+        extra["data_plies"] = np.array([e.plies for e in self.examples], dtype=np.int64)
+        extra["loss"] = np.array([self.loss], dtype=np.float64)
+        return extra
+
+    def _restore(self, extra: dict[str, NDArray[Any]]) -> None:
+        """Take back the labelled positions of a checkpoint written by :meth:`save`."""
+        try:
+            x, p, y = extra["data_x"], extra["data_p"], extra["data_y"]
+            rows, plies = extra["data_rows"], extra["data_plies"]
+            self.loss = float(extra["loss"][0])
+        except KeyError as error:
+            raise WeightsError(f"the checkpoint holds no labelled positions (no {error})") from None
+        if len(rows) != self.games_done or int(rows.sum()) != len(y):
+            raise WeightsError("the checkpoint's labelled positions do not add up to its games")
+        self.examples = []
+        start = 0
+        for count, played in zip(rows.tolist(), plies.tolist(), strict=True):
+            end = start + count
+            self.examples.append(Examples(x[start:end], p[start:end], y[start:end], played))
+            start = end
+
+
+def _searcher(game: Game[Any]) -> Searcher[Any]:
+    """A new plain alpha-beta of ``game``'s kernel (so one game's labels do not depend on another's)."""
+    searcher = require_kernel(game).alphabeta()
+    if searcher is None:
+        raise KernelUnavailableError(f"{game.name}'s kernel has no alpha-beta to label positions with")
+    return searcher
+
+
+def _labels(
+    state: State[Any], searcher: Searcher[Any], nodes: int, low: float, high: float
+) -> list[tuple[int, float]]:
+    """The seats ``state`` is labelled for, each with its label (see the module's docs); may be empty."""
+    game = state.game
+    two_zero_sum = game.num_players == 2 and game.is_zero_sum
+    if state.is_terminal():
+        return []
+    seat = state.to_move
+    if seat == CHANCE:
+        if not two_zero_sum:
+            return []
+        value = _first_seat_value(state, searcher, nodes, low, high)
+        return [(0, value), (1, -value)]
+    assert seat is not None
+    value = searcher.search(state, work=nodes).value
+    return [(seat, value), (1 - seat, -value)] if two_zero_sum else [(seat, value)]
+
+
+CHANCE_DEPTH = 2
+"""Chance outcomes followed in a row before a label; past them the hand-written evaluation is the label
+(Sho's pa ra may throw again and again: a chain of two has a chance of 1 in 441)."""
+
+
+def _first_seat_value(
+    state: State[Any], searcher: Searcher[Any], nodes: int, low: float, high: float, depth: int = 0
+) -> float:
+    """Seat 0's label of ``state`` in a two-player zero-sum game: chance outcomes averaged."""
+    if state.is_terminal():
+        return to_unit(state.returns()[0], low, high)
+    seat = state.to_move
+    if seat == CHANCE:
+        if depth >= CHANCE_DEPTH:
+            return to_unit(state.evaluate()[0], low, high)
+        return sum(
+            float(chance)
+            * _first_seat_value(state.play_unchecked(outcome), searcher, nodes, low, high, depth + 1)
+            for outcome, chance in state.chance_outcomes()
+        )
+    value = searcher.search(state, work=nodes).value
+    return value if seat == 0 else -value
