@@ -34,7 +34,7 @@ from typing import Any
 import shogames
 from shogames.agents import AlphaBetaAgent, MCTSAgent
 from shogames.bench import bench_playouts, machine_info
-from shogames.core.chance import sample_chance
+from shogames.core.chance import random_plies, sample_chance
 from shogames.core.kernel import require_kernel
 from shogames.core.perft import perft
 from shogames.core.protocol import CHANCE, Game, State
@@ -82,15 +82,7 @@ def midgame_positions(game: Game[Any], count: int, seed: int, plies: tuple[int, 
     rng = random.Random(seed)
     positions: list[State[Any]] = []
     while len(positions) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(*plies)):
-            if state.is_terminal():
-                break
-            if state.to_move == CHANCE:
-                state = state.play_unchecked(sample_chance(state, rng))
-            else:
-                moves = state.legal_moves()
-                state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        state = random_plies(game.new_initial_state(), rng.randrange(*plies), rng)
         while not state.is_terminal() and state.to_move == CHANCE:
             state = state.play_unchecked(sample_chance(state, rng))
         if not state.is_terminal() and len(state.legal_moves()) >= 2:  # agents do not search one move

@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from shogames.agents import make_agent
-from shogames.core.chance import sample_chance
+from shogames.core.chance import random_plies
 from shogames.core.errors import ShogamesError
-from shogames.core.protocol import CHANCE, Game, State
+from shogames.core.protocol import Game, State
 from shogames.core.registry import make
 from shogames.match import play_game
 from shogames.records import write_record
@@ -153,15 +153,7 @@ def random_opening(game: Game[Any], plies: int, seed: int) -> State[Any]:
     """
     for attempt in range(1000):
         rng = random.Random(seed + 7_777_777 * attempt)
-        state: State[Any] = game.new_initial_state()
-        for _ in range(plies):
-            if state.is_terminal():
-                break
-            if state.to_move == CHANCE:
-                state = state.play(sample_chance(state, rng))
-            else:
-                moves = state.legal_moves()
-                state = state.play(moves[rng.randrange(len(moves))])
+        state = random_plies(game.new_initial_state(), plies, rng)
         if not state.is_terminal():
             return state
     raise ValueError(f"no {plies}-ply random opening of {game.id} leaves the game going")

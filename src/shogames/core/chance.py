@@ -74,3 +74,19 @@ def sample_chance(state: State[Any], rng: random.Random) -> Any:
     if state.to_move != CHANCE:
         raise ValueError(f"sample_chance needs a chance node; the mover is {state.to_move!r}")
     return sample_outcome(state.chance_outcomes(), rng)
+
+
+def random_plies(state: State[Any], plies: int, rng: random.Random) -> State[Any]:
+    """``state`` after up to ``plies`` random plies (fewer where the game ends first).
+
+    A chance outcome is drawn with its probability, a seat's move uniformly among its legal moves.
+    """
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        if state.to_move == CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+        else:
+            moves = state.legal_moves()
+            state = state.play_unchecked(moves[rng.randrange(len(moves))])
+    return state

@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from shogames.agents.greedy import GreedyAgent
-from shogames.core.chance import sample_chance
+from shogames.core.chance import random_plies, sample_chance
 from shogames.core.kernel import KernelUnavailableError, Searcher, require_kernel
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.learning.network import ValueNet, WeightsError, return_scale, to_unit
@@ -85,6 +85,7 @@ class SearchTraining(Training):
         searcher = _searcher(game)
         low, high = return_scale(game)
         players = game.num_players
+        prior = self.network.prior
         learned_seat = index % players
         agents = [
             GreedyAgent(seed=index * 10 + seat, network=self.network)
@@ -92,15 +93,7 @@ class SearchTraining(Training):
             else GreedyAgent(seed=index * 10 + seat)
             for seat in range(players)
         ]
-        state: State[Any] = game.new_initial_state()
-        for _ in range(options.opening):
-            if state.is_terminal():
-                break
-            if state.to_move == CHANCE:
-                state = state.play_unchecked(sample_chance(state, rng))
-            else:
-                moves = state.legal_moves()
-                state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        state = random_plies(game.new_initial_state(), options.opening, rng)
         rows: list[list[float]] = []
         priors: list[float] = []
         targets: list[float] = []
@@ -116,7 +109,8 @@ class SearchTraining(Training):
                 child = state.play_unchecked(moves[i])
                 for labelled_seat, value in _labels(child, searcher, options.teacher, low, high):
                     rows.append(child.observation_tensor(labelled_seat))
-                    priors.append(to_unit(child.evaluate()[labelled_seat], low, high))
+                    if prior:
+                        priors.append(to_unit(child.evaluate()[labelled_seat], low, high))
                     targets.append(value)
             if len(moves) > 1 and rng.random() < options.epsilon:
                 move = moves[rng.randrange(len(moves))]
@@ -124,9 +118,8 @@ class SearchTraining(Training):
                 move = agents[seat].select_move(state)
             state = state.play_unchecked(move)
             plies += 1
-        inputs = self.network.inputs
-        x = np.array(rows, dtype=np.float32).reshape(len(rows), inputs)
-        p = np.array(priors, dtype=np.float32) if self.network.prior else np.zeros(len(rows), np.float32)
+        x = np.array(rows, dtype=np.float32).reshape(len(rows), self.network.inputs)
+        p = np.array(priors, dtype=np.float32) if prior else np.zeros(len(rows), np.float32)
         return Examples(x, p, np.array(targets, dtype=np.float32), plies)
 
     # --- fitting ---------------------------------------------------------------------------------------
@@ -137,13 +130,7 @@ class SearchTraining(Training):
         network = ValueNet.new(self.network.inputs, options.hidden, prior=options.prior, seed=options.seed)
         network.info = self.network.info
         adam = Adam.new(network)
-        empty = Examples(
-            np.zeros((0, network.inputs), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32), 0
-        )
-        examples = self.examples or [empty]
-        x = np.concatenate([e.x for e in examples])
-        p = np.concatenate([e.p for e in examples])
-        y = np.concatenate([e.targets for e in examples])
+        x, p, y = self._stacked()
         losses: list[float] = []
         for epoch in range(options.epochs):
             order = np.random.default_rng([options.seed, self.games_done, epoch]).permutation(len(y))
@@ -157,6 +144,17 @@ class SearchTraining(Training):
         self.loss = float(np.mean(losses)) if losses else 0.0
         return self.loss
 
+    def _stacked(self) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
+        """Every labelled position so far as one batch: observations, priors and labels."""
+        if not self.examples:
+            none = np.zeros(0, np.float32)
+            return np.zeros((0, self.network.inputs), np.float32), none, none
+        return (
+            np.concatenate([e.x for e in self.examples]),
+            np.concatenate([e.p for e in self.examples]),
+            np.concatenate([e.targets for e in self.examples]),
+        )
+
     @property
     def positions(self) -> int:
         """The labelled positions so far (each labelled seat counted)."""
@@ -164,58 +162,47 @@ class SearchTraining(Training):
 
     # --- the run ---------------------------------------------------------------------------------------
 
-    def run(
+    def _run_rounds(
         self,
-        *,
-        checkpoint: Path | None = None,
-        on_game: Callable[[int, float], None] | None = None,
-        on_measure: Callable[[CurvePoint], None] | None = None,
-        checkpoint_every: int = 100,
-        jobs: int = 1,
-        ray: str | None = None,
+        pool: ProcessPoolExecutor | None,
+        ray: str | None,
+        checkpoint: Path | None,
+        checkpoint_every: int,
+        on_game: Callable[[int, float], None] | None,
+        on_measure: Callable[[CurvePoint], None] | None,
     ) -> None:
         """Play, label and fit round by round until the budget (``options.games``) is spent.
 
         The network is refitted at the end of each round, and the run measured (every ``eval_every``
-        games, at a round's end) and checkpointed there. Within a round the games are played one by one
-        in this process, or all at once in ``jobs`` processes or on Ray; the weights are the same.
-        ``checkpoint_every`` is not used: a round's end is where a checkpoint is written.
+        games, at a round's end) and checkpointed there; ``checkpoint_every`` is not used. Within a
+        round the games are played one by one in this process (so a stop loses none of them), or all at
+        once in the pool's processes or on Ray; the weights are the same.
         """
         options = self.options
         every = options.eval_every
-        if every and self.games_done == 0 and not self.curve:
-            self._measure(on_measure)
-        pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and ray is None else None
-        try:
-            while self.games_done < options.games:
-                first = self.games_done
-                left_in_round = options.round - first % options.round
-                count = min(left_in_round, options.games - first)
-                if pool is None and ray is None:
-                    count = 1
+        while self.games_done < options.games:
+            first = self.games_done
+            left_in_round = options.round - first % options.round
+            count = 1 if pool is None and ray is None else min(left_in_round, options.games - first)
+            began = time.perf_counter()
+            played = self._play_round(first, count, pool, ray)
+            self.seconds += time.perf_counter() - began
+            for index in range(first, first + count):
+                self.examples.append(played[index])
+                self.games_done += 1
+                if on_game is not None:
+                    on_game(self.games_done, self.loss)
+            finished = self.games_done == options.games
+            if self.games_done % options.round == 0 or finished:
                 began = time.perf_counter()
-                played = self._play_round(first, count, pool, ray)
+                self.fit()
                 self.seconds += time.perf_counter() - began
-                for index in range(first, first + count):
-                    self.examples.append(played[index])
-                    self.games_done += 1
-                    if on_game is not None:
-                        on_game(self.games_done, self.loss)
-                finished = self.games_done == options.games
-                if self.games_done % options.round == 0 or finished:
-                    began = time.perf_counter()
-                    self.fit()
-                    self.seconds += time.perf_counter() - began
-                    if on_game is not None:
-                        on_game(self.games_done, self.loss)
-                    if every and (self.games_done % every == 0 or finished):
-                        self._measure(on_measure)
-                    if checkpoint is not None:
-                        self.save(checkpoint)
-        finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
-        self._stamp()
+                if on_game is not None:
+                    on_game(self.games_done, self.loss)
+                if every and (self.games_done % every == 0 or finished):
+                    self._measure(on_measure)
+                if checkpoint is not None:
+                    self.save(checkpoint)
 
     # --- files -----------------------------------------------------------------------------------------
 
@@ -226,16 +213,7 @@ class SearchTraining(Training):
     def _checkpoint_arrays(self) -> dict[str, NDArray[Any]]:
         """The optimiser's moments, every labelled position and the last fit's loss."""
         extra = super()._checkpoint_arrays()
-        examples = self.examples
-        extra["data_x"] = (
-            np.concatenate([e.x for e in examples])
-            if examples
-            else np.zeros((0, self.network.inputs), np.float32)
-        )
-        extra["data_p"] = np.concatenate([e.p for e in examples]) if examples else np.zeros(0, np.float32)
-        extra["data_y"] = (
-            np.concatenate([e.targets for e in examples]) if examples else np.zeros(0, np.float32)
-        )
+        extra["data_x"], extra["data_p"], extra["data_y"] = self._stacked()
         extra["data_rows"] = np.array([len(e.targets) for e in self.examples], dtype=np.int64)
         extra["data_plies"] = np.array([e.plies for e in self.examples], dtype=np.int64)
         extra["loss"] = np.array([self.loss], dtype=np.float64)

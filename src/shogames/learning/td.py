@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from shogames.agents.greedy import GreedyAgent
 from shogames.arena import random_opening, wilson_interval
-from shogames.core.chance import sample_chance
+from shogames.core.chance import random_plies, sample_chance
 from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
@@ -230,15 +230,7 @@ class Training:
         """Play self-play game number ``index`` with the current network and return its examples."""
         game = self.game
         rng = self._rng(index)
-        state: State[Any] = game.new_initial_state()
-        for _ in range(self.options.opening):
-            if state.is_terminal():
-                break
-            if state.to_move == CHANCE:
-                state = state.play_unchecked(sample_chance(state, rng))
-            else:
-                moves = state.legal_moves()
-                state = state.play_unchecked(moves[rng.randrange(len(moves))])
+        state = random_plies(game.new_initial_state(), self.options.opening, rng)
         low, high = return_scale(game)
         top = game.max_utility
         afterstates: list[State[Any]] = []
@@ -375,37 +367,49 @@ class Training:
             jobs: processes that play a round's games (1: this one).
             ray: a Ray address (:mod:`shogames.ray_tasks`) to play the rounds' games on instead.
         """
-        every = self.options.eval_every
-        if every and self.games_done == 0 and not self.curve:
+        if self.options.eval_every and self.games_done == 0 and not self.curve:
             self._measure(on_measure)
         pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and ray is None else None
         try:
-            while self.games_done < self.options.games:
-                began = time.perf_counter()
-                first = self.games_done
-                count = min(self.options.round, self.options.games - first)
-                played = self._play_round(first, count, pool, ray)
-                self.seconds += time.perf_counter() - began
-                for index in range(first, first + count):
-                    began = time.perf_counter()
-                    loss = self.learn(played[index], index)
-                    self.games_done += 1
-                    self.seconds += time.perf_counter() - began
-                    if on_game is not None:
-                        on_game(self.games_done, loss)
-                    finished = self.games_done == self.options.games
-                    if (
-                        every
-                        and (self.games_done % every == 0 or finished)
-                        and (not self.curve or self.curve[-1].games != self.games_done)
-                    ):
-                        self._measure(on_measure)
-                    if checkpoint is not None and (self.games_done % checkpoint_every == 0 or finished):
-                        self.save(checkpoint)
+            self._run_rounds(pool, ray, checkpoint, checkpoint_every, on_game, on_measure)
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
         self._stamp()
+
+    def _run_rounds(
+        self,
+        pool: ProcessPoolExecutor | None,
+        ray: str | None,
+        checkpoint: Path | None,
+        checkpoint_every: int,
+        on_game: Callable[[int, float], None] | None,
+        on_measure: Callable[[CurvePoint], None] | None,
+    ) -> None:
+        """The rounds of :meth:`run`: play each round's games, then learn from them one by one."""
+        every = self.options.eval_every
+        while self.games_done < self.options.games:
+            began = time.perf_counter()
+            first = self.games_done
+            count = min(self.options.round, self.options.games - first)
+            played = self._play_round(first, count, pool, ray)
+            self.seconds += time.perf_counter() - began
+            for index in range(first, first + count):
+                began = time.perf_counter()
+                loss = self.learn(played[index], index)
+                self.games_done += 1
+                self.seconds += time.perf_counter() - began
+                if on_game is not None:
+                    on_game(self.games_done, loss)
+                finished = self.games_done == self.options.games
+                if (
+                    every
+                    and (self.games_done % every == 0 or finished)
+                    and (not self.curve or self.curve[-1].games != self.games_done)
+                ):
+                    self._measure(on_measure)
+                if checkpoint is not None and (self.games_done % checkpoint_every == 0 or finished):
+                    self.save(checkpoint)
 
     def _play_round(
         self, first: int, count: int, pool: ProcessPoolExecutor | None, ray: str | None
@@ -482,10 +486,7 @@ class Training:
         if games is not None:
             options = replace(options, games=games)
         options.check()
-        kind: type[Training] = cls
-        if options.teacher and not issubclass(cls, _search_training()):
-            kind = _search_training()
-        training = kind(
+        training = training_class(options)(
             game,
             options,
             network,
@@ -518,20 +519,23 @@ def play_self_play_task(task: SelfPlayTask) -> tuple[int, Examples]:
     cls = game_class(task.game_id)
     game = cls(None, **parse_settings_text(cls.setting_specs, task.settings))
     network, _ = ValueNet.load(task.weights)
-    kind = _search_training() if task.options.teacher else Training
-    training = kind(game, task.options, network, Adam.new(network))
+    training = training_class(task.options)(game, task.options, network, Adam.new(network))
     return task.index, training.self_play(task.index)
 
 
 def new_training(game: Game[Any], options: TrainingOptions, *, command: str = "") -> Training:
     """A new run of the kind ``options`` asks for: TD(lambda), or labels by search with a teacher."""
-    if options.teacher:
-        return _search_training().start(game, options, command=command)
-    return Training.start(game, options, command=command)
+    return training_class(options).start(game, options, command=command)
 
 
-def _search_training() -> type[Training]:
-    """:class:`~shogames.learning.searched.SearchTraining` (imported here: it builds on this module)."""
+def training_class(options: TrainingOptions) -> type[Training]:
+    """The kind of run ``options`` asks for: TD(lambda) or, with a teacher, labels by search.
+
+    :class:`Training` or :class:`~shogames.learning.searched.SearchTraining`; the latter is imported
+    here, because it builds on this module.
+    """
+    if not options.teacher:
+        return Training
     from shogames.learning.searched import SearchTraining
 
     return SearchTraining
