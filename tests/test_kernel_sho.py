@@ -322,20 +322,23 @@ def test_sho_alphabeta_value_is_the_exact_expectimax_value(
     state = sho_midgame(seed, plies, sho_game(settings))
     seat = state.to_move
     assert seat is not None and seat >= 0
-    searcher = require_kernel(state.game).alphabeta(seed=seed, depth=depth)
-    assert searcher is not None
-    result = searcher.search(state)
     exact = {
         move: exact_value(state.play_unchecked(move), depth - 1, seat, state.ply)
         for move in state.legal_moves()
     }
-    assert result.depth == depth and math.isclose(result.value, max(exact.values()), abs_tol=1e-12)
-    assert math.isclose(exact[result.move], result.value, abs_tol=1e-12)
-    # Every root move's score is its value or, cut off, an upper bound of it.
-    assert all(
-        result.scores[move] >= value - 1e-12 or result.scores[move] <= result.value
-        for move, value in exact.items()
-    )
+    for star in (False, True):  # Star1's windows at the throws find the same values
+        searcher = require_kernel(state.game).alphabeta(
+            seed=seed, depth=depth, options=SearchOptions(star=star)
+        )
+        assert searcher is not None
+        result = searcher.search(state)
+        assert result.depth == depth and math.isclose(result.value, max(exact.values()), abs_tol=1e-12)
+        assert math.isclose(exact[result.move], result.value, abs_tol=1e-12)
+        # Every root move's score is its value or, cut off, an upper bound of it.
+        assert all(
+            result.scores[move] >= value - 1e-12 or result.scores[move] <= result.value
+            for move, value in exact.items()
+        )
     agent = AlphaBetaAgent(seed=1, depth=depth)
     agent.search(state)
     assert math.isclose(agent.last_value, result.value, abs_tol=1e-12)
@@ -403,6 +406,35 @@ def test_sho_maxn_value_is_the_exact_maxn_value(
         assert math.isclose(paranoid.value, result.value, abs_tol=1e-12)
     else:  # an opponent who plays for itself leaves the searcher at least what the coalition would
         assert paranoid.value <= result.value + 1e-12
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_star1_finds_the_paranoid_values_in_fewer_positions(players: int) -> None:
+    game = sho_game({"players": players})
+    kernel = require_kernel(game)
+    plain_nodes = star_nodes = 0
+    for seed in range(3):
+        state = sho_midgame(seed, 60, game)
+        results = []
+        for star in (False, True):
+            searcher = kernel.alphabeta(seed=1, depth=4, options=SearchOptions(star=star))
+            assert searcher is not None
+            results.append(searcher.search(state, work=10**9))
+        plain, star1 = results
+        assert star1.depth == plain.depth == 4
+        assert math.isclose(star1.value, plain.value, abs_tol=1e-12) and star1.move == plain.move
+        plain_nodes += plain.nodes
+        star_nodes += star1.nodes
+    assert star_nodes < plain_nodes
+
+
+def test_star1_and_maxn_do_not_go_together() -> None:
+    from shogames.agents import make_agent
+
+    with pytest.raises(ValueError, match="not both"):
+        make_agent("kernel-alphabeta:star=1,maxn=1")
+    with pytest.raises(ValueError, match="star is 1"):
+        make_agent("kernel-alphabeta:star=2")
 
 
 def test_maxn_is_refused_where_the_kernel_lacks_it() -> None:

@@ -307,14 +307,13 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, tu
 
 
 def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns: bool) -> float:
-    """The compiled expectiminimax's value of ``state`` at ``depth``, checked against the one above."""
+    """The compiled expectiminimax's value of ``state`` at ``depth``, checked against the one above.
+
+    The search with Star1's windows at the rolls (``star``) must find the same value.
+    """
     kernel = require_kernel(game_of(settings))
     seat = state.to_move
     assert seat is not None
-    searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(turns=turns))
-    assert searcher is not None
-    result = searcher.search(state, work=50_000_000)
-    assert result.depth == depth and result.move in state.legal_moves()
     expected = max(
         plain_expectiminimax(
             child, depth if turns and child.to_move == seat else depth - 1, seat, state.ply, turns=turns
@@ -322,9 +321,33 @@ def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns
         * (1 if child.to_move in (None, shogames.CHANCE, seat) else -1)
         for child in (state.play_unchecked(move) for move in state.legal_moves())
     )
-    assert result.value == pytest.approx(expected, abs=1e-12)
-    assert result.scores[result.move] == result.value
+    for star in (False, True):
+        searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(turns=turns, star=star))
+        assert searcher is not None
+        result = searcher.search(state, work=50_000_000)
+        assert result.depth == depth and result.move in state.legal_moves()
+        assert result.value == pytest.approx(expected, abs=1e-12), star
+        assert result.scores[result.move] == result.value
     return result.value
+
+
+def test_star1_finds_the_plain_values_in_fewer_positions() -> None:
+    # From a game of two medium players, three moves deep (two dice, a roll, the reply's first die), and
+    # two turns deep: the rolls' windows cut off where the mean can no longer beat the best move so far.
+    state = game_of({}).state_from_text(
+        "ln2[gk]g1[nr]l/1s5[bs]1/pppp1pppp/4p4/1P7/[PL]8/2PPPPPP[PN]/1B7/1[NR][SG]K2[SG]1L w - 10 6-6 28"
+    )
+    kernel = require_kernel(game_of({}))
+    for depth, turns in ((3, False), (2, True)):
+        results = []
+        for star in (False, True):
+            searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(turns=turns, star=star))
+            assert searcher is not None
+            results.append(searcher.search(state, work=50_000_000))
+        plain, star1 = results
+        assert star1.depth == plain.depth == depth
+        assert star1.value == pytest.approx(plain.value, abs=1e-12) and star1.move == plain.move
+        assert star1.nodes < plain.nodes, (depth, turns, star1.nodes, plain.nodes)
 
 
 @pytest.mark.parametrize("turns", [False, True], ids=["moves", "turns"])
@@ -613,6 +636,8 @@ def test_the_turns_option_reaches_the_search_and_is_refused_elsewhere() -> None:
     assert agent.last_result.value == pytest.approx(searched_value(state, 1, {}, turns=True), abs=1e-12)
     with pytest.raises(ValueError, match="turns is 1"):
         make_agent("kernel-alphabeta:turns=2")
+    with pytest.raises(ValueError, match="star is 1"):
+        make_agent("kernel-alphabeta:star=2")
     shobu = shogames.make("shobu")
     if shobu.kernel is not None:
         with pytest.raises(KernelUnavailableError, match="has no turns"):

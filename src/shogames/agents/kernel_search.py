@@ -12,9 +12,9 @@ first move elsewhere.
   nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
   its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1``,
-  ``aspiration=1``, ``extend=K``, ``table=MB``, ``turns=1`` and ``maxn=1`` turn on what strong engines
-  add to the plain search (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all
-  are off by default, so a spec names the same player it did before they existed.
+  ``aspiration=1``, ``extend=K``, ``table=MB``, ``turns=1``, ``star=1`` and ``maxn=1`` turn on what strong
+  engines add to the plain search (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has
+  them; all are off by default, so a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 
@@ -121,6 +121,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
         extend: how many times ``nodes`` a move may take while its best move is still changing (1: never
             more than ``nodes``).
         turns: 1 to count ``depth`` in whole turns, so the horizon never falls inside a turn, 0 not.
+        star: 1 to search the outcomes of a chance node in Star1's windows (the same values in fewer
+            positions), 0 not.
         maxn: 1 for max-n with three or more players (each seat plays for itself), 0 for paranoid.
     """
 
@@ -128,7 +130,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
         "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
-        "extend": int, "turns": int, "maxn": int,
+        "extend": int, "turns": int, "star": int, "maxn": int,
     }  # fmt: skip
 
     def __init__(
@@ -148,6 +150,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         aspiration: int = 0,
         extend: int = 1,
         turns: int = 0,
+        star: int = 0,
         maxn: int = 0,
     ) -> None:
         super().__init__(seed)
@@ -155,11 +158,13 @@ class KernelAlphaBetaAgent(_KernelAgent):
             raise ValueError(f"depth must be at least 1, got {depth}")
         flags = (
             ("pvs", pvs), ("killers", killers), ("reductions", reductions), ("aspiration", aspiration),
-            ("turns", turns), ("maxn", maxn),
+            ("turns", turns), ("star", star), ("maxn", maxn),
         )  # fmt: skip
         for flag, given in flags:
             if given not in (0, 1):
                 raise ValueError(f"{flag} is 1 (on) or 0 (off), got {given}")
+        if star and maxn:
+            raise ValueError("star=1 prunes a search's chance nodes and max-n prunes nothing: not both")
         if not 0 <= quiescence <= 16:
             raise ValueError(f"quiescence is a number of plies from 0 to 16, got {quiescence}")
         if not 1 <= extend <= 16:
@@ -175,6 +180,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             aspiration=aspiration == 1,
             extend=extend,
             turns=turns == 1,
+            star=star == 1,
             maxn=maxn == 1,
         )
         if not 0.0 <= noise <= 1.0:

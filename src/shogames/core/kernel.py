@@ -161,6 +161,11 @@ class SearchOptions:
     """Depth counts whole turns, not moves, in a game whose turn may take several moves (Shogammon's two
     dice): the horizon falls only where a turn has ended, so every leaf is valued at the same point of a
     turn, as backgammon programs count their plies."""
+    star: bool = False
+    """Star1 pruning at the chance nodes of a game with dice (Ballard 1983): each outcome is searched in the
+    window its value must fall in for the outcomes' mean to fall inside the node's, given the bounds of
+    every value, and the node is cut off as soon as the mean cannot; the values are those of the plain
+    search, found in fewer positions."""
     maxn: bool = False
     """With three or more players, each seat picks what is best for itself (max-n, Luckhardt & Irani 1986)
     rather than every other seat playing against the searcher (the paranoid reduction); nothing is

@@ -194,6 +194,41 @@ def pick_next(moves, scores, i, n):
     return move
 
 
+VALUE_LOW, VALUE_HIGH = -1.0, 1.0
+"""Every value of a kernel's alpha-beta lies within these (results within +-1, evaluations inside them):
+Star1's bounds on the outcomes of a chance node not yet searched."""
+
+
+@njit(cache=True, inline="always")
+def star1_window(alpha, beta, total, left, chance):
+    """Star1 (Ballard 1983) for one outcome of a chance node searched in the window (alpha, beta).
+
+    ``total`` is the sum of each outcome searched so far times its chance, ``left`` the chance of the
+    outcomes not yet searched (this one's ``chance`` included). Returns (cut_low, cut_high, low, high):
+    the node's mean falls inside (alpha, beta) only if this outcome's value falls inside (cut_low,
+    cut_high), whatever the later outcomes give within VALUE_LOW .. VALUE_HIGH; (low, high) is that window
+    within the bounds, the one to search the outcome in (empty where no value can bring the mean inside).
+    """
+    cut_low = (alpha - total - (left - chance) * VALUE_HIGH) / chance
+    cut_high = (beta - total - (left - chance) * VALUE_LOW) / chance
+    return cut_low, cut_high, max(cut_low, VALUE_LOW), min(cut_high, VALUE_HIGH)
+
+
+@njit(cache=True, inline="always")
+def star1_cut(value, total, chance, left, cut_low, cut_high):
+    """Whether an outcome's ``value`` cuts its chance node off (:func:`star1_window`), and the bound then.
+
+    ``left`` is the chance of the outcomes after this one. The bound is the node's mean with every later
+    outcome at the bound on its side: at most alpha, or at least beta (fail-soft, as a cut-off at a
+    decision returns).
+    """
+    if value <= cut_low:
+        return True, total + chance * value + left * VALUE_HIGH
+    if value >= cut_high:
+        return True, total + chance * value + left * VALUE_LOW
+    return False, 0.0
+
+
 @njit(cache=True)
 def new_root(n):
     """The root's bookkeeping before the first iteration of ``n`` root moves.

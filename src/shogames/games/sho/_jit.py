@@ -984,14 +984,15 @@ def new_work():
 
 # --- Alpha-beta: expectimax over the throws, paranoid for three or four players --------------------
 
-# ctx: the common alpha-beta counters (common.C_NODES ...), then the searching seat and the root's ply.
+# ctx: the common alpha-beta counters (common.C_NODES ...), then the searching seat, the root's ply and
+# whether a throw's outcomes are searched in Star1's windows (SearchOptions.star).
 AB_NODES, AB_LIMIT, AB_ABORT, AB_MAY_STOP = (
     common.C_NODES,
     common.C_NODE_LIMIT,
     common.C_ABORT,
     common.C_MAY_STOP,
 )
-AB_ROOT_SEAT, AB_ROOT_PLY = 4, 5
+AB_ROOT_SEAT, AB_ROOT_PLY, AB_STAR = 4, 5, 6
 WIN_DISCOUNT = common.WIN_DISCOUNT
 HISTORY_BITS = 16
 INF = math.inf
@@ -1043,7 +1044,8 @@ def ab_value(
 
     The ``alphabeta`` agent's search: the returns at the end (a win worth ``WIN_DISCOUNT`` less per ply
     from the root), the evaluation at the horizon; a chance node is the probability-weighted mean of its
-    outcomes (each searched with a full window, as in expectiminimax) and does not use up depth unless
+    outcomes (each searched with a full window, as in expectiminimax, or with ``ctx[AB_STAR]`` in Star1's
+    window, the node cut off once the mean cannot reach inside its own) and does not use up depth unless
     it follows another chance node; the searching seat maximises and every other seat minimises its
     value (the paranoid reduction). ``level`` indexes the scratch rows (``children``, ``moves``,
     ``scores``); the table (``tt_keys``, ``tt_moves``) and ``history`` only order moves.
@@ -1065,18 +1067,31 @@ def ab_value(
     n = legal_moves(st, cfg, moves[level], work, False)
     if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
         total = 0.0
+        left = 1.0  # the chance of the outcomes not yet searched, this one included
         for i in range(n):
             move = moves[level, i]
             probability = outcome_chance(phase, move, cfg)
+            low, high = -INF, INF  # the window this outcome's value is searched in
+            cut_low, cut_high = -INF, INF
+            if ctx[AB_STAR]:  # Star1: this outcome's window, from the node's and the outcomes so far
+                cut_low, cut_high, low, high = common.star1_window(alpha, beta, total, left, probability)
+                if low >= high:  # no value within the bounds brings the mean inside (alpha, beta)
+                    return total + left * (
+                        common.VALUE_HIGH if cut_low >= common.VALUE_HIGH else common.VALUE_LOW
+                    )
             child[:] = st
             play(child, move, cfg, work)
             below = depth - 1 if is_chance(child, cfg) else depth  # a throw after a throw counts
             value = ab_value(
-                child, below, -INF, INF, level + 1, ctx, deadline, cfg, reach, work, children, moves,
+                child, below, low, high, level + 1, ctx, deadline, cfg, reach, work, children, moves,
                 scores, out, tt_keys, tt_moves, history,
             )  # fmt: skip
             if ctx[AB_ABORT]:
                 return 0.0
+            left -= probability
+            cut, bound = common.star1_cut(value, total, probability, left, cut_low, cut_high)
+            if cut:
+                return bound
             total += probability * value
         return total
     maximising = st[S_SEAT] == root
@@ -1186,7 +1201,7 @@ def maxn_value(st, depth, level, ctx, deadline, cfg, reach, work, children, move
 @njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, cfg, reach, work, tt_keys, tt_moves, history,
-    root_scores, stats, maxn,
+    root_scores, stats, maxn, star,
 ):  # fmt: skip
     """Iterative deepening from ``root`` (a seat to move) over ``root_moves`` (an order that breaks ties).
 
@@ -1198,14 +1213,17 @@ def alphabeta(
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
     (|value| > 0.99). Each iteration searches the best moves of the last one first.
 
-    With ``maxn``, each root move's value is the searching seat's max-n value (:func:`maxn_value`)
-    instead of its paranoid one, with the same deepening, budget, tie and early-stop rules.
+    With ``star``, each throw's outcomes are searched in Star1's windows (:func:`ab_value`): the same
+    values in fewer positions. With ``maxn``, each root move's value is the searching seat's max-n value
+    (:func:`maxn_value`) instead of its paranoid one, with the same deepening, budget, tie and early-stop
+    rules.
     """
     n = root_moves.shape[0]
     ctx = np.zeros(8, dtype=np.int64)
     ctx[AB_LIMIT] = node_limit
     ctx[AB_ROOT_SEAT] = root[S_SEAT]
     ctx[AB_ROOT_PLY] = root[S_PLY]
+    ctx[AB_STAR] = star
     deadline = common.deadline_after(seconds)
     levels = 2 * max_depth + 4  # each decision, and each throw that follows a throw, takes a level
     size = root.shape[0]

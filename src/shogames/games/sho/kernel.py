@@ -316,15 +316,16 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         jit.evaluate(self.encode(state), self.cfg, self.reach, out)
         return tuple(float(v) for v in out[: self.sho.players])
 
-    search_options = frozenset({"maxn"})
-    """Sho's search can be max-n instead of paranoid (:class:`~shogames.core.kernel.SearchOptions`)."""
+    search_options = frozenset({"maxn", "star"})
+    """Sho's search can be max-n instead of paranoid, and search its throws in Star1's windows
+    (:class:`~shogames.core.kernel.SearchOptions`)."""
 
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShoAlphaBeta:
         """The compiled searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid or max-n."""
         self.check_search_options(options)
-        return ShoAlphaBeta(self, seed=seed, depth=depth, maxn=options.maxn)
+        return ShoAlphaBeta(self, seed=seed, depth=depth, maxn=options.maxn, star=options.star)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
@@ -551,6 +552,7 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
         depth: the deepest iteration, in decisions.
         table_bits: the table has ``2 ** table_bits`` entries (16 bytes each).
         maxn: search max-n rather than paranoid.
+        star: search each throw's outcomes in Star1's windows (the same values in fewer positions).
     """
 
     chance_hint = "throw the dice first"
@@ -563,10 +565,13 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
         depth: int = 64,
         table_bits: int = 18,
         maxn: bool = False,
+        star: bool = False,
     ):
         super().__init__(kernel, seed=seed, depth=depth)
         self.maxn = maxn
         """Whether each seat maximises its own value (max-n) instead of all against the searcher."""
+        self.star = star
+        """Whether the throws' outcomes are searched in Star1's windows."""
         self._tt_keys = np.zeros(1 << table_bits, dtype=np.uint64)
         self._tt_moves = np.full(1 << table_bits, -1, dtype=np.int64)
         self._history = np.zeros(1 << jit.HISTORY_BITS, dtype=np.int64)
@@ -584,7 +589,7 @@ class ShoAlphaBeta(CompiledAlphaBeta[ShoKernel, ShoMove]):
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.cfg, kernel.reach, kernel._work,
-            self._tt_keys, self._tt_moves, self._history, *out, self.maxn,
+            self._tt_keys, self._tt_moves, self._history, *out, self.maxn, self.star,
         )  # fmt: skip
         return int(index), float(value)
 

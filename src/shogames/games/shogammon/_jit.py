@@ -800,8 +800,9 @@ def history_slot(code):
 
 
 # ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply,
-# and whether depth counts whole turns (SearchOptions.turns) rather than moves.
-AB_SEAT, AB_ROOT_PLY, AB_TURNS = 4, 5, 6
+# whether depth counts whole turns (SearchOptions.turns) rather than moves, and whether a roll's outcomes
+# are searched in Star1's windows (SearchOptions.star).
+AB_SEAT, AB_ROOT_PLY, AB_TURNS, AB_STAR = 4, 5, 6, 7
 
 
 @njit(cache=True, inline="always")
@@ -844,16 +845,36 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
     child = children[level]
     if st[NDICE] == 0:
         total = 0.0
+        left = 1.0  # the chance of the rolls not yet searched, this one included
         for i in range(n):
             child[:] = st
             play(child, moves[level, i], rules, work)
             below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
-            value = expectiminimax(
-                child, below_depth, -common.INF, common.INF, level + 1, ctx, deadline, rules, worth, space
-            )
+            chance = roll_chance(moves[level, i])
+            low, high = -common.INF, common.INF  # the window this roll's value is searched in
+            cut_low, cut_high = -common.INF, common.INF
+            if ctx[AB_STAR]:  # Star1: this outcome's window, from the node's and the outcomes so far
+                cut_low, cut_high, low, high = common.star1_window(alpha, beta, total, left, chance)
+                if low >= high:  # no value within the bounds brings the mean inside (alpha, beta)
+                    return total + left * (
+                        common.VALUE_HIGH if cut_low >= common.VALUE_HIGH else common.VALUE_LOW
+                    )
+            mine = root_sign(child, cfg, seat) == 1.0
+            if mine:
+                value = expectiminimax(
+                    child, below_depth, low, high, level + 1, ctx, deadline, rules, worth, space
+                )
+            else:
+                value = -expectiminimax(
+                    child, below_depth, -high, -low, level + 1, ctx, deadline, rules, worth, space
+                )
             if ctx[common.C_ABORT]:
                 return 0.0
-            total += roll_chance(moves[level, i]) * (value if root_sign(child, cfg, seat) == 1.0 else -value)
+            left -= chance
+            cut, bound = common.star1_cut(value, total, chance, left, cut_low, cut_high)
+            if cut:
+                return bound
+            total += chance * value
         return total
     for i in range(n):
         scores[level, i] = history[history_slot(moves[level, i])]
@@ -883,7 +904,8 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
 
 @njit(cache=True)
 def alphabeta(
-    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns
+    root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns,
+    star,
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -902,6 +924,7 @@ def alphabeta(
     ctx[AB_SEAT] = seat
     ctx[AB_ROOT_PLY] = root[PLY]
     ctx[AB_TURNS] = turns
+    ctx[AB_STAR] = star
     deadline = common.deadline_after(seconds)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
     space = (

@@ -409,15 +409,16 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
-    search_options = frozenset({"turns"})
-    """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``)."""
+    search_options = frozenset({"turns", "star"})
+    """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``) and search its
+    rolls in Star1's windows (``SearchOptions.star``)."""
 
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
         self.check_search_options(options)
-        return ShogammonAlphaBeta(self, seed=seed, depth=depth, turns=options.turns)
+        return ShogammonAlphaBeta(self, seed=seed, depth=depth, turns=options.turns, star=options.star)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
         """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
@@ -600,7 +601,8 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
 
     The ``alphabeta`` agent's search of a game with dice (Michie 1966; Ballard 1983): at a roll, the
     probability-weighted mean of the 21 rolls (or the 30 opening rolls), each searched with a full
-    window; alpha-beta at the moves, the sign flipping only where the side changes (a turn is one or
+    window (or, with ``star``, in Star1's window, the node cut off once the mean cannot reach inside its
+    own); alpha-beta at the moves, the sign flipping only where the side changes (a turn is one or
     two moves); depth counts moves, not rolls (a roll with no play that brings another roll counts one).
     Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
     :meth:`reset`). No transposition table yet.
@@ -609,11 +611,19 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
     chance_hint = "roll the dice first"
 
     def __init__(
-        self, kernel: ShogammonKernel, *, seed: int | None = None, depth: int = 64, turns: bool = False
+        self,
+        kernel: ShogammonKernel,
+        *,
+        seed: int | None = None,
+        depth: int = 64,
+        turns: bool = False,
+        star: bool = False,
     ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
         self.turns = turns
         """Whether depth counts whole turns (the horizon only between turns) rather than moves."""
+        self.star = star
+        """Whether the rolls are searched in Star1's windows (the same values in fewer positions)."""
         self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
 
     def reset(self) -> None:
@@ -627,7 +637,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
-            self._history, *out, int(self.turns),
+            self._history, *out, int(self.turns), int(self.star),
         )  # fmt: skip
         return int(index), float(value)
 
