@@ -62,21 +62,24 @@ def main() -> None:
     print("| game | depth | positions | plain | Star1 | share |")
     print("|---|---|---:|---:|---:|---:|")
     medium, easy = "kernel-alphabeta:nodes=3000", "kernel-alphabeta:nodes=300"
-    fixed = [
-        ("Shogammon", "3 moves", positions(shogammon, medium, 3, 1, 16, 8, 12), 3, False),
-        ("Shogammon", "3 moves", positions(shogammon, medium, 3, 1, 16, 8, 6), 3, False),
-        ("Shogammon", "2 turns (`turns=1`)", positions(shogammon, medium, 3, 1, 16, 8, 6), 2, True),
-        ("Sho, two players", "4", positions(sho2, easy, 5, 1, 10, 5, 8), 4, False),
-        ("Sho, three players", "4", positions(sho3, easy, 5, 1, 10, 5, 8), 4, False),
+    shogammon_states = positions(shogammon, medium, 3, 1, 16, 8, 12)
+    fixed = [  # the row's name, its depth as shown, the positions, the depth, turns, and how many rows
+        ("Shogammon", "3 moves", shogammon_states, 3, False, (12, 6)),  # the first six again on their own
+        ("Shogammon", "2 turns (`turns=1`)", shogammon_states[:6], 2, True, (6,)),
+        ("Sho, two players", "4", positions(sho2, easy, 5, 1, 10, 5, 8), 4, False, (8,)),
+        ("Sho, three players", "4", positions(sho3, easy, 5, 1, 10, 5, 8), 4, False, (8,)),
     ]
-    for name, shown, states, depth, turns in fixed:
+    for name, shown, states, depth, turns, counts in fixed:
         plain = [searched(state, False, depth=depth, turns=turns) for state in states]
         star1 = [searched(state, True, depth=depth, turns=turns) for state in states]
         assert all(abs(a.value - b.value) < 1e-12 for a, b in zip(plain, star1, strict=True))
-        nodes = sum(result.nodes for result in plain), sum(result.nodes for result in star1)
-        print(
-            f"| {name} | {shown} | {len(states)} | {nodes[0]:,} | {nodes[1]:,} | {nodes[1] / nodes[0]:.0%} |"
-        )
+        for count in counts:
+            nodes = (
+                sum(result.nodes for result in plain[:count]),
+                sum(result.nodes for result in star1[:count]),
+            )
+            share = nodes[1] / nodes[0]
+            print(f"| {name} | {shown} | {len(states[:count])} | {nodes[0]:,} | {nodes[1]:,} | {share:.0%} |")
     print()
     print(f"| game | positions | mean depth at {BUDGET:,}, plain | mean depth at {BUDGET:,}, Star1 |")
     print("|---|---:|---:|---:|")

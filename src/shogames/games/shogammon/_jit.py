@@ -847,9 +847,6 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
         total = 0.0
         left = 1.0  # the chance of the rolls not yet searched, this one included
         for i in range(n):
-            child[:] = st
-            play(child, moves[level, i], rules, work)
-            below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
             chance = roll_chance(moves[level, i])
             low, high = -common.INF, common.INF  # the window this roll's value is searched in
             cut_low, cut_high = -common.INF, common.INF
@@ -859,6 +856,9 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
                     return total + left * (
                         common.VALUE_HIGH if cut_low >= common.VALUE_HIGH else common.VALUE_LOW
                     )
+            child[:] = st
+            play(child, moves[level, i], rules, work)
+            below_depth = depth - 1 if not ended(child, cfg) and child[NDICE] == 0 else depth
             mine = root_sign(child, cfg, seat) == 1.0
             if mine:
                 value = expectiminimax(
