@@ -408,8 +408,9 @@ def test_sho_maxn_value_is_the_exact_maxn_value(
         assert paranoid.value <= result.value + 1e-12
 
 
+@pytest.mark.parametrize("depth", [3, pytest.param(4, marks=pytest.mark.slow)])  # depth 4: 28 s in all
 @pytest.mark.parametrize("players", [2, 3])
-def test_star1_finds_the_paranoid_values_in_fewer_positions(players: int) -> None:
+def test_star1_finds_the_paranoid_values_in_fewer_positions(players: int, depth: int) -> None:
     game = sho_game({"players": players})
     kernel = require_kernel(game)
     plain_nodes = star_nodes = 0
@@ -417,11 +418,11 @@ def test_star1_finds_the_paranoid_values_in_fewer_positions(players: int) -> Non
         state = sho_midgame(seed, 60, game)
         results = []
         for star in (False, True):
-            searcher = kernel.alphabeta(seed=1, depth=4, options=SearchOptions(star=star))
+            searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(star=star))
             assert searcher is not None
             results.append(searcher.search(state, work=10**9))
         plain, star1 = results
-        assert star1.depth == plain.depth == 4
+        assert star1.depth == plain.depth == depth
         assert math.isclose(star1.value, plain.value, abs_tol=1e-12) and star1.move == plain.move
         plain_nodes += plain.nodes
         star_nodes += star1.nodes
