@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import shogames
 from cli_runner import run_cli
 from shogames.agents.base import build_agent
 from shogames.core.registry import make
@@ -130,6 +132,24 @@ def test_a_resumed_run_gives_the_same_weights(tmp_path: Path) -> None:
         assert np.array_equal(resumed.network.arrays[name], straight.network.arrays[name]), name
 
 
+def test_the_header_keeps_each_code_that_trained_the_weights(tmp_path: Path) -> None:
+    training = Training.start(make("shobu"), TrainingOptions(games=2, hidden=4, seed=1, eval_every=0))
+    first = {"version": "1", "commit": "a" * 40, "clean": True}
+    training.note_code(first)
+    training.run()
+    training.note_code(dict(first))
+    training.save(tmp_path / "checkpoint.npz")
+    resumed = Training.resume(make("shobu"), tmp_path / "checkpoint.npz", games=4)
+    resumed.note_code({**first, "clean": False})
+    resumed.run()
+    resumed.save_weights(tmp_path / "value.npz")
+    net, _ = ValueNet.load(tmp_path / "value.npz")
+    assert net.info["made_by"] == [
+        {**first, "from_game": 0},
+        {**first, "clean": False, "from_game": 2},
+    ]
+
+
 def test_train_command_writes_weights_a_curve_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["train", "shobu", "--games", "4", "--hidden", "8", "--eval-every", "2", "--eval-games", "2"]
@@ -168,6 +188,11 @@ def test_train_command_writes_weights_a_curve_and_resumes(tmp_path: Path) -> Non
     assert "not used: --seed 0 (the checkpoint's: 3), --hidden 64 (the checkpoint's: 8)" in more.stdout
     net, _ = ValueNet.load(out / "value.npz")
     assert net.info["games"] == 6 and "--games 6" in net.info["command"]
+    # The header names the code that trained the weights; a resume on the same code adds no entry.
+    (made,) = net.info["made_by"]
+    assert made["version"] == shogames.__version__ and made["from_game"] == 0
+    assert made["commit"] is None or re.fullmatch("[0-9a-f]{40}", made["commit"])
+    assert made["clean"] in (None, True, False)
     missing = run_cli(["train", "shobu", "--out", str(tmp_path / "none"), "--resume"])
     assert missing.exit_code == 2 and "no checkpoint" in missing.stderr
     odd = run_cli(["train", "shobu", "--eval-games", "3", "--out", str(tmp_path / "odd")])

@@ -194,6 +194,7 @@ class Training:
     seconds: float = 0.0
     curve: list[CurvePoint] = field(default_factory=list)
     command: str = ""
+    made_by: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def start(cls, game: Game[Any], options: TrainingOptions, *, command: str = "") -> Training:
@@ -219,7 +220,19 @@ class Training:
             "seconds": round(self.seconds, 1),
             "command": self.command,
             "curve": [asdict(point) for point in self.curve],
+            "made_by": self.made_by,
         }
+
+    def note_code(self, code: dict[str, Any]) -> None:
+        """Record the code that trains from here on (:func:`shogames.ui.train_command.code_identity`).
+
+        The header keeps one entry for each code that trained the weights, in order: a run started and
+        resumed on the same commit has one, a run resumed on other code (or on a changed tree) has more.
+        """
+        entry = {**code, "from_game": self.games_done}
+        if not self.made_by or {k: v for k, v in self.made_by[-1].items() if k != "from_game"} != code:
+            self.made_by.append(entry)
+        self._stamp()
 
     # --- self-play -------------------------------------------------------------------------------------
 
@@ -495,6 +508,7 @@ class Training:
             seconds=float(network.info.get("seconds", 0.0)),
             curve=curve,
             command=command or str(network.info.get("command", "")),
+            made_by=list(network.info.get("made_by", [])),
         )
         training._restore(extra)
         return training

@@ -11,7 +11,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the training needs NumPy, imported when the command runs (the CLI imports without it)
     from shogames.learning.td import CurvePoint
@@ -179,6 +179,13 @@ def train_command(
         described = game.settings_text() or "default settings"
         method = f", labelled by searches of {teacher:,} positions" if teacher else ""
         print(f"Training {game.name} ({described}): {games:,} games{method}, seed {seed}")
+    code = code_identity()
+    training.note_code(code)
+    if code["clean"] is False:
+        print(
+            f"The package's tree has uncommitted changes (at {code['commit'][:12]}): the weights' header "
+            "says so, and no commit will make these weights again"
+        )
     bar = _Bar(training.options.games, training.games_done)
     curve: list[CurvePoint] = training.curve
 
@@ -211,6 +218,37 @@ def train_command(
     training.save_weights(out / "value.npz")
     minutes = training.seconds / 60
     print(f"Wrote {out / 'value.npz'} ({training.games_done:,} games, {minutes:.1f} min of self-play)")
+
+
+def code_identity() -> dict[str, Any]:
+    """Which code is training: the package's version, and its git commit and whether the tree is clean.
+
+    The commit and the state of the tree are known where the package runs from a git checkout (an
+    editable install); elsewhere they are ``None``. Weights made on a tree with uncommitted changes are
+    not reproduced by any commit, and their header says so.
+    """
+    import subprocess
+
+    from shogames import __version__
+
+    here = Path(__file__).resolve().parent
+
+    def git(*words: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(here), *words], capture_output=True, text=True, timeout=20, check=True
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout
+
+    commit = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no", "--", str(here.parent)) if commit else None
+    return {
+        "version": __version__,
+        "commit": commit.strip() if commit else None,
+        "clean": None if status is None else status.strip() == "",
+    }
 
 
 def _with_games(command: str, games: int) -> str:
