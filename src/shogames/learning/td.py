@@ -228,11 +228,11 @@ class Training:
 
         The header keeps one entry for each code that trained the weights, in order: a run started and
         resumed on the same commit has one, a run resumed on other code (or on a changed tree) has more.
+        The header takes it at the next save, as it takes the games played.
         """
         entry = {**code, "from_game": self.games_done}
         if not self.made_by or {k: v for k, v in self.made_by[-1].items() if k != "from_game"} != code:
             self.made_by.append(entry)
-        self._stamp()
 
     # --- self-play -------------------------------------------------------------------------------------
 
