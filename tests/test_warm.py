@@ -39,6 +39,23 @@ def test_a_warm_kernel_loads_without_compiling() -> None:
     assert all("loaded from the cache" in result.line() for result in again)
 
 
+def test_a_second_process_loads_every_kernel_from_the_cache() -> None:
+    """What one process compiled, the next loads: nothing a kernel calls (the clock of its time budget
+    included) is of a kind numba cannot cache, so a server's workers do not each compile again."""
+    import subprocess
+    import sys
+
+    def warm_in_a_new_process() -> list[str]:
+        command = [sys.executable, "-m", "shogames.kernels.warm"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout.splitlines()
+
+    warm_in_a_new_process()  # compiles only where the cache is cold
+    lines = warm_in_a_new_process()
+    assert lines and all("loaded from the cache" in line for line in lines), lines
+
+
 def test_a_game_without_a_kernel_says_why() -> None:
     line = WarmUp("Dice race", 0.0, 0, "Dice race has no compiled kernel").line()
     assert line == "Dice race: no compiled kernel (Dice race has no compiled kernel)"
