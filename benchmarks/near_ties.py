@@ -8,7 +8,8 @@
    decisions whose gap is at most 0, 1e-6, 1e-4, 0.001, 0.01, 0.03 and 0.1 (values on the returns'
    scale, -1 .. 1 in a two-player game).
 2. **A tiny change.** Plays ``--match`` games of one-turn greedy with a learned evaluation that is the
-   hand-written one plus a tiny correction against one-turn greedy with the hand-written one (4-ply
+   hand-written one plus a tiny correction against one-turn greedy with the hand-written one, as
+   training measures its networks (:meth:`~shogames.learning.td.Training.measure`: fixed 4-ply
    openings, each played with both seats). The network (:class:`~shogames.learning.network.ValueNet`,
    16 hidden units over the game's observation, ``prior=True``) starts as a copy of the hand-written
    evaluation; its output weights are then drawn at random with the standard deviation ``--weight``,
@@ -28,14 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from shogames.agents.greedy import GreedyAgent
-from shogames.arena import random_opening, wilson_interval
+from shogames.arena import random_opening
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, Game
 from shogames.core.registry import game_class
 from shogames.core.settings import parse_settings_text
-from shogames.learning.network import ValueNet, return_scale
-from shogames.match import play_game
+from shogames.learning.network import ValueNet
+from shogames.learning.td import Adam, Training, TrainingOptions
 
 THRESHOLDS = (0.0, 1e-6, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 """The gaps whose shares of decisions are printed."""
@@ -63,21 +63,11 @@ def gaps(game: Game[Any], games: int) -> list[float]:
 
 
 def score(game: Game[Any], network: ValueNet, games: int) -> tuple[float, float, float]:
-    """Greedy with ``network`` against hand-written greedy: the score and its 95% interval."""
-    low, high = return_scale(game)
-    points = 0.0
-    for number in range(games):
-        opening = 2_000_000 + number // 2
-        seat = number % 2
-        agents = [
-            GreedyAgent(seed=opening * 10 + s, network=network if s == seat else None)
-            for s in range(game.num_players)
-        ]
-        final, _ = play_game(game, agents, seed=opening, start=random_opening(game, 4, opening))
-        points += (final.returns()[seat] - low) / (high - low)
-    result = points / games
-    interval = wilson_interval(result, games)
-    return result, interval[0], interval[1]
+    """Greedy with ``network`` against hand-written greedy (the training's own measure, 4-ply openings,
+    each played with both seats): the score and its 95% interval."""
+    training = Training(game, TrainingOptions(opening=4), network, Adam.new(network))
+    point = training.measure(games)
+    return point.score, point.low, point.high
 
 
 def main() -> None:
