@@ -5,7 +5,10 @@ between two `medium` players from 4-ply random openings; each level searches eac
 fresh agent, on one thread, after a warm-up (nothing compiles while timed). Prints per level the mean and
 the largest seconds a move, the mean depth of the last finished iteration and positions per second.
 
-Usage: python benchmarks/level_times.py [--positions N] [GAME...]
+Usage: python benchmarks/level_times.py [--positions N] [--settings TEXT] [--agents SPEC...] [GAME...]
+
+``--agents`` times those agent specs instead of the levels (a rollout search's "positions" are its
+playouts, and its depth 0); ``--settings`` plays the games with those settings (``players=2``).
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from shogames.agents.levels import LEVELS, level_spec
 from shogames.arena import random_opening
 from shogames.core.chance import sample_chance
 from shogames.core.protocol import CHANCE, State
+from shogames.core.settings import parse_settings_text
 from shogames.games import BUILTIN_GAMES
 
 
-def sample_positions(game_id: str, count: int, seed: int) -> list[State[Any]]:
+def sample_positions(game_id: str, count: int, seed: int, settings: str = "") -> list[State[Any]]:
     """``count`` positions with a seat to move, every fifth ply of seeded games between medium players."""
-    game = shogames.make(game_id)
+    game_class = shogames.game_class(game_id)
+    game = game_class(None, **parse_settings_text(game_class.setting_specs, settings))
     found: list[State[Any]] = []
     number = 0
     while len(found) < count:
@@ -54,13 +59,15 @@ def sample_positions(game_id: str, count: int, seed: int) -> list[State[Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--settings", default="", help="the games' settings, as the arena takes them")
+    parser.add_argument("--agents", nargs="+", default=[], help="agent specs to time instead of the levels")
     parser.add_argument("games", nargs="*", default=list(BUILTIN_GAMES))
     args = parser.parse_args()
     print("| game | level | agent | mean s/move | max s/move | mean depth | positions/s |")
     print("|---|---|---|---:|---:|---:|---:|")
     for game_id in args.games:
-        positions = sample_positions(game_id, args.positions, seed=11)
-        for level in LEVELS:
+        positions = sample_positions(game_id, args.positions, seed=11, settings=args.settings)
+        for level in args.agents or LEVELS:
             make_agent(level, seed=0, game=game_id).select_move(positions[0])  # warm
             seconds: list[float] = []
             depths: list[int] = []
@@ -77,7 +84,8 @@ def main() -> None:
             depth = f"{statistics.mean(depths):.1f}" if depths else "–"
             rate = f"{nodes / sum(seconds):,.0f}" if nodes else "–"
             print(
-                f"| {game_id} | {level} | `{level_spec(level, game_id)}` | {statistics.mean(seconds):.3f} "
+                f"| {game_id} | {level} | `{level_spec(level, game_id) if level in LEVELS else level}` "
+                f"| {statistics.mean(seconds):.3f} "
                 f"| {max(seconds):.3f} | {depth} | {rate} |",
                 flush=True,
             )

@@ -112,6 +112,10 @@ for cls in shogames.available_games():
     if kernel.mcts(seed=0) is not None:
         kernel.mcts(seed=0).search(state, work=50)
         make_agent("kernel-mcts:iterations=30", seed=1).select_move(state)
+    if kernel.rollouts(seed=0) is not None:
+        kernel.rollouts(seed=0).search(state, work=20)
+        kernel.rollouts(seed=0).search(state, seconds=0.01)
+        make_agent("kernel-rollout:playouts=20", seed=1).select_move(state)
 print(compiled_so_far() - before)
 """
 

@@ -1,4 +1,4 @@
-"""Agents that search with a game's compiled kernel: ``kernel-alphabeta`` and ``kernel-mcts``.
+"""Agents that search with a game's compiled kernel: alpha-beta, MCTS and Monte Carlo rollouts.
 
 They play any game that offers a kernel (:attr:`Game.kernel <shogames.core.protocol.Game.kernel>`), through
 the :class:`~shogames.core.kernel.Searcher` interface only, so there is no per-game code here. A game
@@ -17,6 +17,10 @@ first move elsewhere.
   them; all are off by default, so a spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
+- ``kernel-rollout:playouts=N,seconds=S``: each move valued by the kernel's playouts to the end of the
+  game, every seat playing one move ahead on the evaluation, the same dice after every move, the
+  playouts shared by sequential halving (where the kernel has them: Sho's). With neither budget, 4,000
+  playouts a move.
 
 A node or iteration budget gives the same move on any machine for a given seed.
 """
@@ -242,5 +246,35 @@ class KernelMCTSAgent(_KernelAgent):
         return self._search(state, self.iterations, self.seconds)
 
 
+class KernelRolloutAgent(_KernelAgent):
+    """The game kernel's Monte Carlo rollouts (greedy playouts to the end) as an agent.
+
+    Args:
+        seed: the seed of the dice the playouts throw.
+        playouts: playouts per move in all, shared among the moves by sequential halving (0: no limit).
+        seconds: the most seconds per move (0: no limit); with neither limit, 4,000 playouts.
+    """
+
+    name = "kernel-rollout"
+    parameters: ClassVar[Mapping[str, type]] = {"playouts": int, "seconds": float}
+
+    def __init__(self, seed: int | None = None, *, playouts: int = 0, seconds: float = 0.0) -> None:
+        super().__init__(seed)
+        if playouts < 0:
+            raise ValueError(f"playouts is a number of playouts (0: no limit), got {playouts}")
+        if seconds < 0:
+            raise ValueError(f"seconds is a time per move (0: no limit), got {seconds}")
+        self.playouts = playouts
+        self.seconds = seconds
+
+    def _make_searcher(self, kernel: Kernel[Any, Any]) -> Searcher[Any] | None:
+        return kernel.rollouts(seed=self.rng.randrange(2**32))
+
+    def select_move(self, state: State[MoveT]) -> MoveT:
+        """Value each move by the kernel's greedy playouts and return the best."""
+        return self._search(state, self.playouts, self.seconds)
+
+
 register_agent(KernelAlphaBetaAgent.name, KernelAlphaBetaAgent)
 register_agent(KernelMCTSAgent.name, KernelMCTSAgent)
+register_agent(KernelRolloutAgent.name, KernelRolloutAgent)

@@ -437,6 +437,17 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         """
         return None
 
+    def rollouts(self, *, seed: int | None = None) -> Searcher[MoveT] | None:
+        """A compiled Monte Carlo rollout searcher (``None`` when the kernel has none).
+
+        It values each root move by the mean return of playouts to the end in which every seat plays
+        one move ahead on the evaluation; its work budget counts playouts.
+
+        Args:
+            seed: the seed of the dice its playouts throw; ``None`` draws one.
+        """
+        return None
+
     def _warm_batch(self) -> None:
         """Step small and large batches twice (games split over threads from a few hundred rows)."""
         import numpy
@@ -495,7 +506,7 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
             if decision.is_terminal() or (decision.to_move is not None and decision.to_move >= 0):
                 break
             decision = decision.play_unchecked(rng.choice(decision.legal_moves()))
-        searchers = [self.alphabeta(seed=0, depth=1), self.mcts(seed=0)]
+        searchers = [self.alphabeta(seed=0, depth=1), self.mcts(seed=0), self.rollouts(seed=0)]
         searchers += [self.alphabeta(seed=0, depth=1, options=on) for on in self.switched_search_options()]
         for searcher in searchers:
             if searcher is not None and not decision.is_terminal() and decision.to_move != CHANCE:

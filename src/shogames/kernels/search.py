@@ -4,8 +4,9 @@
 moves), sets the default budget, makes the result buffers, lends the compiled loop the memory of the
 kernel's last tree, calls it (:meth:`CompiledMCTS.run`) and builds the
 :class:`~shogames.core.kernel.SearchResult`. :class:`CompiledAlphaBeta` does the same for an
-alpha-beta (the root moves ordered by the seed, its default budget, the scores and depth). A game's
-searcher subclasses one and gives only ``run`` (and, where it has a faster way, how it finds the root
+alpha-beta (the root moves ordered by the seed, its default budget, the scores and depth), and
+:class:`CompiledRollouts` for Monte Carlo rollouts (the seed of the dice, each move's mean and playouts).
+A game's searcher subclasses one and gives only ``run`` (and, where it has a faster way, how it finds the root
 moves and a winning move).
 """
 
@@ -63,6 +64,18 @@ DEFAULT_MCTS_SIMULATIONS = 10_000
 """Simulations of an MCTS search given neither a work nor a time budget."""
 DEFAULT_ALPHABETA_NODES = 1_000_000
 """Positions of an alpha-beta search given neither a work nor a time budget."""
+
+
+def first_winning_move(kernel: Kernel[Any, Any], state: State[Any], moves: list[Any]) -> int:
+    """The index in ``moves`` of the first that wins at once for the seat to move at ``state``, or -1."""
+    seat = state.to_move
+    assert seat is not None
+    best = state.game.max_utility
+    for index, move in enumerate(moves):
+        after = kernel.play(state, move)
+        if after.is_terminal() and after.returns()[seat] >= best:
+            return index
+    return -1
 
 
 def root_codes(kernel: Kernel[Any, Any], state: State[Any], chance_hint: str) -> NDArray[np.int64]:
@@ -248,14 +261,7 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
 
     def winning_move(self, state: State[Any], moves: list[MoveT], codes: NDArray[np.int64]) -> int:
         """The index of the first move that wins at once for the seat to move, or -1."""
-        seat = state.to_move
-        assert seat is not None
-        best = state.game.max_utility
-        for index, move in enumerate(moves):
-            after = self.kernel.play(state, move)
-            if after.is_terminal() and after.returns()[seat] >= best:
-                return index
-        return -1
+        return first_winning_move(self.kernel, state, moves)
 
     def tree(self, simulations: int, position: NDArray[Any]) -> Tree:
         """Room for the tree of a search: the kernel's last one where it fits, else new.
@@ -333,4 +339,80 @@ class CompiledMCTS(Searcher[MoveT], Generic[KernelT, MoveT]):
             seconds=elapsed,
             scores={move: float(value) for move, value, n in zip(moves, values, visits, strict=True) if n},
             visits={move: int(n) for move, n in zip(moves, visits, strict=True) if n},
+        )
+
+
+DEFAULT_ROLLOUTS = 4_000
+"""Playouts of a rollout search given neither a work nor a time budget."""
+
+RolloutOutputs = tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+"""What a compiled rollout search fills: each root move's mean return, its playouts, (playouts, plies)."""
+
+
+class CompiledRollouts(Searcher[MoveT], Generic[KernelT, MoveT]):
+    """A kernel's compiled Monte Carlo rollouts: each root move valued by greedy playouts to the end.
+
+    Each root move's value is the mean return, for the seat to move, of playouts to the end of the game
+    in which every seat plays one move ahead on the evaluation (Tesauro & Galperin 1996: rollouts of a
+    base policy improve on it); every move's playouts throw the same dice (common random numbers), and
+    the budget is shared by sequential halving (Karnin, Koren & Somekh 2013), so that the moves close
+    to the best get most of it. A move that wins at once is played without playouts, and a position with
+    one legal move is not searched. The game's kernel gives the compiled loop (:meth:`run`).
+
+    Args:
+        kernel: the game's kernel.
+        seed: the seed of each search's dice; ``None`` draws one.
+    """
+
+    chance_hint: str = "play the chance move first"
+    """What the error says to do when chance, not a seat, is to move at the root."""
+
+    def __init__(self, kernel: KernelT, *, seed: int | None = None) -> None:
+        self.kernel = kernel
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], playouts: int, seconds: float, seed: np.uint64,
+        out: RolloutOutputs,
+    ) -> int:  # fmt: skip
+        """Run the compiled rollouts; returns the chosen move's index.
+
+        Args:
+            state: the root (a seat to move, not over).
+            codes: the root moves' codes, in the order of the results.
+            playouts: the playouts of the whole decision (0: until ``seconds``).
+            seconds: the most seconds (0.0: no limit).
+            seed: the seed of the dice.
+            out: filled with each root move's mean return and playouts, and (playouts, plies).
+        """
+
+    def search(self, state: State[Any], *, work: int = 0, seconds: float = 0.0) -> SearchResult[MoveT]:
+        """Play ``work`` playouts in all, or for ``seconds`` (with neither: 4,000 playouts).
+
+        Raises:
+            ValueError: the game is over, or chance (not a seat) is to move.
+        """
+        codes = root_codes(self.kernel, state, self.chance_hint)
+        moves: list[MoveT] = [self.kernel.decode_move(int(code)) for code in codes]
+        started = time.perf_counter()
+        seed = np.uint64(self.rng.integers(0, 2**63))
+        winning = first_winning_move(self.kernel, state, moves)
+        if winning >= 0:
+            return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
+        if len(moves) == 1:
+            return SearchResult(moves[0], 0.0, 0, time.perf_counter() - started)
+        if work <= 0 and seconds <= 0:
+            work = DEFAULT_ROLLOUTS
+        means = np.zeros(len(moves), dtype=np.float64)
+        counts = np.zeros(len(moves), dtype=np.int64)
+        stats = np.zeros(2, dtype=np.int64)
+        index = self.run(state, codes, work, float(seconds), seed, (means, counts, stats))
+        return SearchResult(
+            move=moves[index],
+            value=float(means[index]),
+            nodes=int(stats[0]),
+            seconds=time.perf_counter() - started,
+            scores={move: float(mean) for move, mean, n in zip(moves, means, counts, strict=True) if n},
+            visits={move: int(n) for move, n in zip(moves, counts, strict=True) if n},
         )

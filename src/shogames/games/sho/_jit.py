@@ -1312,15 +1312,8 @@ def play_random_games(start, first, begin, end, seed, cfg, returns_out, plies, r
         count = -1  # the legal moves in ``moves`` where the settle test made them, else -1
         while not ended(st, cfg):
             phase = st[S_PHASE]
-            if phase == THROW_PHASE:
-                rng, bits = splitmix(rng)
-                a = below(bits, 6) + 1
-                rng, bits = splitmix(rng)
-                b = below(bits, 6) + 1
-                move = THROW | (min(a, b) << 16) | (max(a, b) << 19)
-            elif phase == FIRST_PHASE:
-                rng, bits = splitmix(rng)
-                move = FIRST | (below(bits, cfg[C_PLAYERS]) << 11)
+            if phase == THROW_PHASE or phase == FIRST_PHASE:  # noqa: SIM109 -- compiled by numba
+                rng, move = chance_draw(st, rng, cfg)
             else:
                 if count < 0:
                     count = legal_moves(st, cfg, moves, work, False)
@@ -1342,6 +1335,151 @@ def play_random_games(start, first, begin, end, seed, cfg, returns_out, plies, r
         for seat in range(cfg[C_PLAYERS]):
             returns_out[row, seat] = out[seat]
         plies[row] = played
+
+
+# --- Rollouts ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def chance_draw(st, rng, cfg):
+    """A chance move drawn with its exact chance: two independent dice, or the draw of the first seat.
+
+    Returns the stream's next state and the move's code.
+    """
+    if st[S_PHASE] == FIRST_PHASE:
+        rng, bits = splitmix(rng)
+        return rng, FIRST | (below(bits, cfg[C_PLAYERS]) << 11)
+    rng, bits = splitmix(rng)
+    a = below(bits, 6) + 1
+    rng, bits = splitmix(rng)
+    b = below(bits, 6) + 1
+    return rng, THROW | (min(a, b) << 16) | (max(a, b) << 19)
+
+
+@njit(cache=True)
+def greedy_move(st, cfg, reach, work, moves, child, out):
+    """The legal move whose position the evaluation values best for the seat to move (the first of equals).
+
+    One move ahead (what ``kernel-alphabeta:depth=1`` searches, but for the order of equals); a move that
+    wins at once is valued at the win.
+    """
+    n = legal_moves(st, cfg, moves, work, False)
+    seat = st[S_SEAT]
+    best = -INF
+    move = moves[0]
+    for i in range(n):
+        child[:] = st
+        play(child, moves[i], cfg, work)
+        evaluate(child, cfg, reach, out)
+        if out[seat] > best:
+            best = out[seat]
+            move = moves[i]
+    return move
+
+
+@njit(cache=True)
+def greedy_playout(st, rng, cfg, reach, work, moves, child, out, record):
+    """Play ``st`` (in place) to the end: the dice from the stream ``rng``, every seat's move greedy.
+
+    Each seat plays :func:`greedy_move`; ``out`` receives the returns. The moves go into ``record`` while
+    it has room (a test replays them in the reference); returns the plies played.
+    """
+    played = 0
+    while not ended(st, cfg):
+        if is_chance(st, cfg):
+            rng, move = chance_draw(st, rng, cfg)
+        else:
+            move = greedy_move(st, cfg, reach, work, moves, child, out)
+        if played < record.shape[0]:
+            record[played] = move
+        play(st, move, cfg, work)
+        played += 1
+    returns(st, cfg, out)
+    return played
+
+
+@njit(cache=True)
+def rollouts(root, codes, playouts, seconds, seed, cfg, reach, work, means_out, counts_out, stats):
+    """Value each root move by the mean return of greedy playouts after it; the chosen move's index.
+
+    The root seat's return is averaged over playouts to the end of the game in which every seat plays
+    :func:`greedy_move` (Monte Carlo rollouts of a base policy: G. Tesauro and G. R. Galperin, "On-line
+    policy improvement using Monte-Carlo search", NIPS 1996). Playout ``k`` after every root move throws
+    the dice of one stream (``game_stream(seed, k)``), common random numbers, so the moves are compared
+    on the same luck. ``playouts`` (the whole decision's) is shared by sequential halving (Z. Karnin,
+    T. Koren and O. Somekh, "Almost optimal exploration in multi-armed bandits", ICML 2013): in each of
+    ceil(log2(moves)) rounds the moves still in play get equal shares, and the better half goes on. With
+    ``playouts`` 0 every move gets playouts until ``seconds`` (which also stops a budgeted search, after
+    a whole playout of each move still in play, so that they keep equal counts). Equal means are
+    told apart by the evaluation after the move. Fills ``means_out`` and ``counts_out`` per root move
+    and ``stats`` with (playouts, plies played).
+    """
+    n = codes.shape[0]
+    seat = root[S_SEAT]
+    st = np.empty_like(root)
+    child = np.empty_like(root)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    out = np.empty(4, dtype=np.float64)
+    no_record = np.empty(0, dtype=np.int64)
+    prior = np.empty(n, dtype=np.float64)
+    totals = np.zeros(n, dtype=np.float64)
+    counts_out[:] = 0
+    for i in range(n):
+        st[:] = root
+        play(st, codes[i], cfg, work)
+        evaluate(st, cfg, reach, out)
+        prior[i] = out[seat]
+    alive = np.arange(n)
+    left = n
+    rounds = 1
+    while (1 << rounds) < n:
+        rounds += 1
+    if playouts <= 0:
+        rounds = 1
+    deadline = common.deadline_after(seconds)
+    done = 0
+    total = 0
+    plies = 0
+    stopped = False
+    keys = np.empty(n, dtype=np.float64)
+    for r in range(rounds):
+        share = max(1, playouts // (left * rounds)) if playouts > 0 else 1 << 62
+        for k in range(done, done + share):
+            for a in range(left):
+                i = alive[a]
+                st[:] = root
+                play(st, codes[i], cfg, work)
+                stream = game_stream(seed, k)
+                plies += greedy_playout(st, stream, cfg, reach, work, moves, child, out, no_record)
+                totals[i] += out[seat]
+                counts_out[i] += 1
+                total += 1
+            done = k + 1
+            if deadline > 0.0 and common.clock() >= deadline:
+                stopped = True
+                break
+        if stopped or r == rounds - 1 or left == 1:
+            break
+        for a in range(left):
+            i = alive[a]
+            keys[a] = -(totals[i] / counts_out[i] + 1e-6 * prior[i])
+        order = np.argsort(keys[:left], kind="mergesort")
+        kept = alive[:left][order].copy()
+        left = (left + 1) // 2
+        alive[:left] = kept[:left]
+    best = alive[0]
+    best_key = -INF
+    for a in range(left):
+        i = alive[a]
+        key = totals[i] / counts_out[i] + 1e-6 * prior[i]
+        if key > best_key:
+            best_key = key
+            best = i
+    for i in range(n):
+        means_out[i] = totals[i] / counts_out[i] if counts_out[i] else prior[i]
+    stats[0] = total
+    stats[1] = plies
+    return best
 
 
 # --- MCTS ---------------------------------------------------------------------------------------------

@@ -64,7 +64,16 @@ from shogames.games.sho._jit import (
     C_TOPUP,
     C_TRIPLE,
 )
-from shogames.kernels.search import Budget, CompiledAlphaBeta, CompiledMCTS, Limits, Outputs, Scores
+from shogames.kernels.search import (
+    Budget,
+    CompiledAlphaBeta,
+    CompiledMCTS,
+    CompiledRollouts,
+    Limits,
+    Outputs,
+    RolloutOutputs,
+    Scores,
+)
 
 # Re-exported from the compiled module: the index of each setting in the kernel's ``cfg`` (see
 # :func:`config`), for tests that change one to break a rule on purpose.
@@ -326,6 +335,10 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
         """The compiled searcher (:class:`ShoAlphaBeta`): expectimax over the throws, paranoid or max-n."""
         self.check_search_options(options)
         return ShoAlphaBeta(self, seed=seed, depth=depth, maxn=options.maxn, star=options.star)
+
+    def rollouts(self, *, seed: int | None = None) -> ShoRollouts:
+        """The compiled Monte Carlo rollout searcher (:class:`ShoRollouts`)."""
+        return ShoRollouts(self, seed=seed)
 
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
@@ -609,6 +622,26 @@ class ShoMCTS(CompiledMCTS[ShoKernel, ShoMove]):
         root = kernel.encode(state)
         rules = (kernel.cfg, kernel.reach, kernel._work)
         return self.call_loop(jit.mcts, (root, codes), budget, rules, root, out)
+
+
+class ShoRollouts(CompiledRollouts[ShoKernel, ShoMove]):
+    """Compiled Monte Carlo rollouts for Sho (:class:`~shogames.kernels.search.CompiledRollouts`).
+
+    Every seat of a playout plays the move whose position Sho's evaluation values best for it, so with
+    three or four players each seat plays for itself (as max-n does); a throw is two independent dice.
+    """
+
+    chance_hint = "throw the dice first"
+
+    def run(
+        self, state: State[Any], codes: NDArray[np.int64], playouts: int, seconds: float, seed: np.uint64,
+        out: RolloutOutputs,
+    ) -> int:  # fmt: skip
+        """The compiled rollouts (:func:`shogames.games.sho._jit.rollouts`)."""
+        kernel = self.kernel
+        root = kernel.encode(state)
+        rules = (kernel.cfg, kernel.reach, kernel._work)
+        return int(jit.rollouts(root, codes, playouts, seconds, seed, *rules, *out))
 
 
 def make_kernel(game: Game[Any]) -> ShoKernel | None:
