@@ -10,7 +10,7 @@ import pytest
 
 import shogames
 from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel
-from shogames.games.sho.kernel import ShoKernel, new_work
+from shogames.games.sho.kernel import MAX_MOVES, ShoKernel, compiled_rollouts, greedy_playout, new_work
 from shogames.kernels.common import game_stream
 from test_kernel_sho import sho_midgame
 
@@ -27,14 +27,12 @@ def kernel_playout(
     kernel: ShoKernel, state: shogames.State[Any], stream: int
 ) -> tuple[list[int], list[float]]:
     """One compiled greedy playout from ``state`` with the dice of ``game_stream(stream, 0)``."""
-    from shogames.games.sho import _jit as jit
-
     st = kernel.encode(state)
     record = np.zeros(20_000, dtype=np.int64)
     out = np.zeros(4)
-    plies = jit.greedy_playout(
+    plies = greedy_playout(
         st, np.uint64(game_stream(np.uint64(stream), 0)), kernel.cfg, kernel.reach, new_work(),
-        np.empty(jit.MAX_MOVES, dtype=np.int64), np.empty_like(st), out, record,
+        np.empty(MAX_MOVES, dtype=np.int64), np.empty_like(st), out, record,
     )  # fmt: skip
     assert plies < record.shape[0]
     return [int(code) for code in record[:plies]], [float(v) for v in out[: state.game.num_players]]
@@ -86,8 +84,6 @@ def two_player_position() -> shogames.State[Any]:
 def test_the_means_are_of_common_playouts_shared_by_halving() -> None:
     """Every move's mean is that of its playouts, playout k throwing the same dice after each move; after
     the first round only the better half of the moves gets more."""
-    from shogames.games.sho import _jit as jit
-
     state = two_player_position()
     kernel = sho_kernel(state.game)
     moves = kernel.legal_moves(state)
@@ -95,7 +91,7 @@ def test_the_means_are_of_common_playouts_shared_by_halving() -> None:
     n = len(moves)
     means, counts, stats = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(2, dtype=np.int64)
     budget = 40 * n
-    index = jit.rollouts(
+    index = compiled_rollouts(
         kernel.encode(state), codes, budget, 0.0, np.uint64(9), kernel.cfg, kernel.reach, new_work(),
         means, counts, stats,
     )  # fmt: skip
@@ -111,9 +107,9 @@ def test_the_means_are_of_common_playouts_shared_by_halving() -> None:
         for k in range(int(counts[i])):
             st = kernel.encode(kernel.play(state, move))
             out = np.zeros(4)
-            jit.greedy_playout(
+            greedy_playout(
                 st, np.uint64(game_stream(np.uint64(9), k)), kernel.cfg, kernel.reach, new_work(),
-                np.empty(jit.MAX_MOVES, dtype=np.int64), np.empty_like(st), out, np.zeros(0, dtype=np.int64),
+                np.empty(MAX_MOVES, dtype=np.int64), np.empty_like(st), out, np.zeros(0, dtype=np.int64),
             )  # fmt: skip
             results.append(out[seat])
         assert means[i] == pytest.approx(sum(results) / len(results), abs=1e-12)

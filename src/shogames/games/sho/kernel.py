@@ -649,3 +649,11 @@ def make_kernel(game: Game[Any]) -> ShoKernel | None:
     if not isinstance(game, ShoGame):
         return None
     return ShoKernel(game)
+
+
+greedy_playout = jit.greedy_playout
+"""The compiled greedy playout of the rollouts (:func:`shogames.games.sho._jit.greedy_playout`), for tests."""
+compiled_rollouts = jit.rollouts
+"""The compiled rollout search (:func:`shogames.games.sho._jit.rollouts`), for tests with a fixed seed."""
+MAX_MOVES = jit.MAX_MOVES
+"""Room for one position's legal moves in the compiled generator."""
