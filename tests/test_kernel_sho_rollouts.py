@@ -24,14 +24,14 @@ def sho_kernel(game: shogames.Game[Any]) -> ShoKernel:
 
 
 def kernel_playout(
-    kernel: ShoKernel, state: shogames.State[Any], stream: int
+    kernel: ShoKernel, state: shogames.State[Any], seed: int, index: int = 0
 ) -> tuple[list[int], list[float]]:
-    """One compiled greedy playout from ``state`` with the dice of ``game_stream(stream, 0)``."""
+    """One compiled greedy playout from ``state`` with the dice of ``game_stream(seed, index)``."""
     st = kernel.encode(state)
     record = np.zeros(20_000, dtype=np.int64)
     out = np.zeros(4)
     plies = greedy_playout(
-        st, np.uint64(game_stream(np.uint64(stream), 0)), kernel.cfg, kernel.reach, new_work(),
+        st, np.uint64(game_stream(np.uint64(seed), index)), kernel.cfg, kernel.reach, new_work(),
         np.empty(MAX_MOVES, dtype=np.int64), np.empty_like(st), out, record,
     )  # fmt: skip
     assert plies < record.shape[0]
@@ -55,7 +55,7 @@ def test_a_playout_is_the_reference_greedy_game(settings: dict[str, Any]) -> Non
     kernel = sho_kernel(game)
     for seed in range(3):
         state = sho_midgame(seed, plies=6 + 6 * seed, game=game)
-        codes, returns = kernel_playout(kernel, state, stream=seed)
+        codes, returns = kernel_playout(kernel, state, seed)
         decisions = 0
         for code in codes:
             move = kernel.decode_move(code)
@@ -103,15 +103,8 @@ def test_the_means_are_of_common_playouts_shared_by_halving() -> None:
     seat = state.to_move
     assert seat is not None
     for i, move in enumerate(moves):
-        results = []
-        for k in range(int(counts[i])):
-            st = kernel.encode(kernel.play(state, move))
-            out = np.zeros(4)
-            greedy_playout(
-                st, np.uint64(game_stream(np.uint64(9), k)), kernel.cfg, kernel.reach, new_work(),
-                np.empty(MAX_MOVES, dtype=np.int64), np.empty_like(st), out, np.zeros(0, dtype=np.int64),
-            )  # fmt: skip
-            results.append(out[seat])
+        after = kernel.play(state, move)
+        results = [kernel_playout(kernel, after, 9, k)[1][seat] for k in range(int(counts[i]))]
         assert means[i] == pytest.approx(sum(results) / len(results), abs=1e-12)
 
 
