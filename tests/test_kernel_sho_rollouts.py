@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 import shogames
 from shogames.core.kernel import KernelUnavailableError, kernels_enabled, require_kernel
-from shogames.games.sho.kernel import MAX_MOVES, ShoKernel, compiled_rollouts, greedy_playout, new_work
-from shogames.kernels.common import game_stream
+from shogames.games.sho.kernel import ShoKernel
 from test_kernel_sho import sho_midgame
 
 pytestmark = pytest.mark.skipif(not kernels_enabled(), reason="kernels turned off (SHOGAMES_KERNELS=0)")
@@ -21,21 +19,6 @@ def sho_kernel(game: shogames.Game[Any]) -> ShoKernel:
     kernel = require_kernel(game)
     assert isinstance(kernel, ShoKernel)
     return kernel
-
-
-def kernel_playout(
-    kernel: ShoKernel, state: shogames.State[Any], seed: int, index: int = 0
-) -> tuple[list[int], list[float]]:
-    """One compiled greedy playout from ``state`` with the dice of ``game_stream(seed, index)``."""
-    st = kernel.encode(state)
-    record = np.zeros(20_000, dtype=np.int64)
-    out = np.zeros(4)
-    plies = greedy_playout(
-        st, np.uint64(game_stream(np.uint64(seed), index)), kernel.cfg, kernel.reach, new_work(),
-        np.empty(MAX_MOVES, dtype=np.int64), np.empty_like(st), out, record,
-    )  # fmt: skip
-    assert plies < record.shape[0]
-    return [int(code) for code in record[:plies]], [float(v) for v in out[: state.game.num_players]]
 
 
 PLAYOUT_GAMES: list[dict[str, Any]] = [
@@ -55,10 +38,9 @@ def test_a_playout_is_the_reference_greedy_game(settings: dict[str, Any]) -> Non
     kernel = sho_kernel(game)
     for seed in range(3):
         state = sho_midgame(seed, plies=6 + 6 * seed, game=game)
-        codes, returns = kernel_playout(kernel, state, seed)
+        moves, returns = kernel.greedy_game(state, seed=seed)
         decisions = 0
-        for code in codes:
-            move = kernel.decode_move(code)
+        for move in moves:
             if state.to_move == shogames.CHANCE:
                 assert move in [outcome for outcome, _ in state.chance_outcomes()]
             else:
@@ -87,25 +69,23 @@ def test_the_means_are_of_common_playouts_shared_by_halving() -> None:
     state = two_player_position()
     kernel = sho_kernel(state.game)
     moves = kernel.legal_moves(state)
-    codes = np.array([kernel.encode_move(m) for m in moves], dtype=np.int64)
     n = len(moves)
-    means, counts, stats = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(2, dtype=np.int64)
     budget = 40 * n
-    index = compiled_rollouts(
-        kernel.encode(state), codes, budget, 0.0, np.uint64(9), kernel.cfg, kernel.reach, new_work(),
-        means, counts, stats,
-    )  # fmt: skip
+    searcher = kernel.rollouts(seed=9)
+    result = searcher.search(state, work=budget)
+    assert searcher.last_seed is not None
+    counts = [result.visits[move] for move in moves]
     rounds = max(1, (n - 1).bit_length())
-    assert stats[0] == counts.sum() <= budget
-    assert counts.min() == budget // (n * rounds)  # the first round's share, every move
-    assert counts[index] == counts.max()  # the move chosen went through every round
-    assert (counts > counts.min()).sum() == ((n + 1) // 2 if rounds > 1 else 0)
+    assert result.nodes == sum(counts) <= budget
+    assert min(counts) == budget // (n * rounds)  # the first round's share, every move
+    assert result.visits[result.move] == max(counts)  # the move chosen went through every round
+    assert sum(count > min(counts) for count in counts) == ((n + 1) // 2 if rounds > 1 else 0)
     seat = state.to_move
     assert seat is not None
-    for i, move in enumerate(moves):
+    for move, count in zip(moves, counts, strict=True):
         after = kernel.play(state, move)
-        results = [kernel_playout(kernel, after, 9, k)[1][seat] for k in range(int(counts[i]))]
-        assert means[i] == pytest.approx(sum(results) / len(results), abs=1e-12)
+        results = [kernel.greedy_game(after, seed=searcher.last_seed, index=k)[1][seat] for k in range(count)]
+        assert result.scores[move] == pytest.approx(sum(results) / len(results), abs=1e-12)
 
 
 def test_rollouts_are_deterministic_and_keep_their_budget() -> None:
@@ -150,3 +130,13 @@ def test_kernel_rollout_agents_play_sho_and_refuse_a_kernel_without_rollouts() -
         make_agent("kernel-rollout", seed=1).check_game(shogames.make("shobu"))
     with pytest.raises(ValueError, match="playouts is a number"):
         make_agent("kernel-rollout:playouts=-1", seed=1)
+
+
+def test_greedy_games_are_replays_only_where_the_kernel_has_rollouts() -> None:
+    kernel = sho_kernel(shogames.make("sho", players=2))
+    state = two_player_position()
+    assert kernel.greedy_game(state, seed=3, index=1) == kernel.greedy_game(state, seed=3, index=1)
+    with pytest.raises(ValueError, match="playout index of 0 or more"):
+        kernel.greedy_game(state, seed=3, index=-1)
+    shobu = shogames.make("shobu")
+    assert require_kernel(shobu).greedy_game(shobu.new_initial_state(), seed=3) is None

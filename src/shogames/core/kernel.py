@@ -448,6 +448,18 @@ class Kernel(ABC, Generic[StateT_co, MoveT]):
         """
         return None
 
+    def greedy_game(
+        self, state: State[MoveT], *, seed: int, index: int = 0
+    ) -> tuple[list[MoveT], list[float]] | None:
+        """Playout ``index`` of :meth:`rollouts` from ``state``: its moves (throws included) and returns.
+
+        Every seat plays one move ahead on the evaluation, and the dice come from the stream of ``seed``
+        and ``index``, as the rollouts' playout ``index`` after a root move does when the search's dice
+        seed is ``seed`` (the searcher's ``last_seed``), so a search can be replayed playout by playout.
+        ``None`` when the kernel has no rollouts.
+        """
+        return None
+
     def _warm_batch(self) -> None:
         """Step small and large batches twice (games split over threads from a few hundred rows)."""
         import numpy

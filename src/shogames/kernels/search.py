@@ -370,6 +370,10 @@ class CompiledRollouts(Searcher[MoveT], Generic[KernelT, MoveT]):
     def __init__(self, kernel: KernelT, *, seed: int | None = None) -> None:
         self.kernel = kernel
         self.rng = np.random.default_rng(seed)
+        self.last_seed: int | None = None
+        """The seed of the last search's dice: its playout ``k`` after a root move is the kernel's
+        ``greedy_game(after, seed=last_seed, index=k)`` (:meth:`Kernel.greedy_game
+        <shogames.core.kernel.Kernel.greedy_game>`); ``None`` before a search that played out."""
 
     @abstractmethod
     def run(
@@ -397,6 +401,7 @@ class CompiledRollouts(Searcher[MoveT], Generic[KernelT, MoveT]):
         moves: list[MoveT] = [self.kernel.decode_move(int(code)) for code in codes]
         started = time.perf_counter()
         seed = np.uint64(self.rng.integers(0, 2**63))
+        self.last_seed = None
         winning = first_winning_move(self.kernel, state, moves)
         if winning >= 0:
             return SearchResult(moves[winning], 1.0, 0, time.perf_counter() - started)
@@ -408,6 +413,7 @@ class CompiledRollouts(Searcher[MoveT], Generic[KernelT, MoveT]):
         counts = np.zeros(len(moves), dtype=np.int64)
         stats = np.zeros(2, dtype=np.int64)
         index = self.run(state, codes, work, float(seconds), seed, (means, counts, stats))
+        self.last_seed = int(seed)
         return SearchResult(
             move=moves[index],
             value=float(means[index]),

@@ -64,6 +64,7 @@ from shogames.games.sho._jit import (
     C_TOPUP,
     C_TRIPLE,
 )
+from shogames.kernels.common import game_stream
 from shogames.kernels.search import (
     Budget,
     CompiledAlphaBeta,
@@ -343,6 +344,23 @@ class ShoKernel(Kernel[ShoState, ShoMove]):
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShoMCTS:
         """The compiled MCTS searcher (:class:`ShoMCTS`)."""
         return ShoMCTS(self, seed=seed, c=c)
+
+    def greedy_game(
+        self, state: State[Any], *, seed: int, index: int = 0
+    ) -> tuple[list[ShoMove], list[float]]:
+        """Playout ``index`` of the rollouts from ``state``, replayed; see :meth:`Kernel.greedy_game`."""
+        if index < 0:
+            raise ValueError(f"greedy_game needs a playout index of 0 or more, got {index}")
+        st = self.encode(state)
+        record = np.zeros(self.sho.max_game_length + 1, dtype=np.int64)
+        out = np.zeros(4, dtype=np.float64)
+        stream = np.uint64(game_stream(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), index))
+        scratch = (np.empty(jit.MAX_MOVES, dtype=np.int64), np.empty_like(st))
+        plies = int(jit.greedy_playout(st, stream, self.cfg, self.reach, self._work, *scratch, out, record))
+        if plies > record.shape[0]:
+            raise AssertionError(f"a playout of {plies} plies outgrew the record of {record.shape[0]}")
+        played = [self.decode_move(int(code)) for code in record[:plies]]
+        return played, [float(value) for value in out[: self.sho.players]]
 
     # --- Whole loops ---------------------------------------------------------------------------------
 
@@ -649,11 +667,3 @@ def make_kernel(game: Game[Any]) -> ShoKernel | None:
     if not isinstance(game, ShoGame):
         return None
     return ShoKernel(game)
-
-
-greedy_playout = jit.greedy_playout
-"""The compiled greedy playout of the rollouts (:func:`shogames.games.sho._jit.greedy_playout`), for tests."""
-compiled_rollouts = jit.rollouts
-"""The compiled rollout search (:func:`shogames.games.sho._jit.rollouts`), for tests with a fixed seed."""
-MAX_MOVES = jit.MAX_MOVES
-"""Room for one position's legal moves in the compiled generator."""
