@@ -5,7 +5,8 @@
 # kernel-alphabeta:nodes=50000, two-player Sho kernel-alphabeta:nodes=200000. Usage:
 #   bash benchmarks/best.sh [--jobs N] [GAME...]     (default: every game of the table below)
 # The strongest level is written out as its spec, so the games of a match stay one player's even if the
-# level changes later (a match of an older spec is then a new folder). A match whose results.json exists
+# level changes later: a folder whose games another spec played stops the script, which says so (move
+# that folder aside, and a new match starts). A match whose results.json exists
 # is skipped, and one stopped halfway goes on from its finished games (the arena's --resume; played.jsonl
 # is committed, so a match can span sessions and checkouts). Results go to
 # docs/strength/<game>/best/master-vs-<opponent>/ (results.md, results.json, ratings.png, played.jsonl).
@@ -31,6 +32,17 @@ for game in "${games[@]}"; do
     master=$(.venv/bin/python -c "from shogames.agents.levels import level_spec; print(level_spec('master', '$game'))")
     out="docs/strength/$game/best/master-vs-${opponent/=/-}"
     [ -n "$settings" ] && out="$out-${settings/=/-}"
+    # A folder holds one master's games: if the level changed since, say so rather than mix two players.
+    played_by=""
+    [ -f "$out/played.jsonl" ] && played_by=$(head -n 1 "$out/played.jsonl" | .venv/bin/python -c \
+        'import json, sys; print(json.loads(sys.stdin.read())["run"]["agents"][0])')
+    [ -z "$played_by" ] && [ -f "$out/results.json" ] && played_by=$(.venv/bin/python -c \
+        'import json, sys; print(json.load(open(sys.argv[1]))["agents"][0])' "$out/results.json")
+    if [ -n "$played_by" ] && [ "$played_by" != "$master" ]; then
+        echo "best.sh: $out holds the games of $played_by, but $game's master is now $master;" \
+            "move that folder aside (its figures stay in the docs) and run again" >&2
+        exit 2
+    fi
     if [ -f "$out/results.json" ]; then
         continue
     fi

@@ -3,7 +3,8 @@
 # random), 100 games a step, each pair of games from a 4-ply random opening played once with each level
 # in each seat. Usage:
 #   bash benchmarks/ladder.sh [--jobs N] [--up-to LEVEL] [GAME...]     (default: every shipped game, every step)
-# A step whose results.json exists is skipped, and a step stopped halfway goes on from its finished games
+# A step whose results.json exists is skipped (unless another spec played one of its levels: see below),
+# and a step stopped halfway goes on from its finished games
 # (the arena's --resume), so an interrupted run resumes. Results go to
 # docs/strength/<game>/ladder/<stronger>-vs-<weaker>/ (results.md, results.json, ratings.png and played.jsonl,
 # the finished games, committed so that a step can go on in another checkout; games.txt is git-ignored);
@@ -22,10 +23,24 @@ while [ $# -gt 0 ]; do
 done
 [ ${#games[@]} -eq 0 ] && read -r -a games < <(.venv/bin/python -c 'from shogames.games import BUILTIN_GAMES; print(*BUILTIN_GAMES)')
 read -r -a levels < <(.venv/bin/python -c 'from shogames.agents.levels import LEVELS; print(*LEVELS)')
+# A step's report names the spec that played each level (since 2026-12-06): a step played by a spec the
+# level no longer has stops the script, which says so, rather than let it stand for today's level.
+played_by_today() {
+    .venv/bin/python - "$1" "$2" <<'EOF'
+import json, sys
+from shogames.agents.levels import level_spec
+report, game = json.load(open(sys.argv[1])), sys.argv[2]
+for level, spec in report.get("levels", {}).items():
+    if spec != level_spec(level, game):
+        sys.exit(f"ladder.sh: {sys.argv[1]} was played by {level} = {spec}, but {level} is now "
+                 f"{level_spec(level, game)}; move that folder aside (its figures stay in the docs) and run again")
+EOF
+}
 for game in "${games[@]}"; do
     weaker=random
     for level in "${levels[@]}"; do
         out="docs/strength/$game/ladder/$level-vs-$weaker"
+        [ -f "$out/results.json" ] && played_by_today "$out/results.json" "$game"
         if [ ! -f "$out/results.json" ]; then
             resume=()
             [ -f "$out/played.jsonl" ] && resume=(--resume)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from cli_runner import run_cli
-from shogames.agents.levels import LEVELS
+from shogames.agents.levels import LEVELS, level_spec
 from shogames.analysis import analyse_record
 from shogames.arena import (
     PLAYED,
@@ -275,6 +276,23 @@ def test_resume_refuses_another_runs_file_and_names_the_field(tmp_path: Path) ->
         run_arena("shobu", ["random", "greedy"], 2, seed=1, out=tmp_path, resume=True)
     with pytest.raises(ResumeError, match="without the out folder"):
         run_arena("shobu", ["random", "greedy"], 2, resume=True)
+
+
+def test_the_spec_of_each_level_is_kept_and_a_changed_one_is_not_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = run_arena("shobu", ["beginner", "random"], 2, seed=1, out=tmp_path)
+    spec = level_spec("beginner", "shobu")
+    assert report.levels == {"beginner": spec}
+    assert json.loads((tmp_path / "results.json").read_text())["levels"] == {"beginner": spec}
+    assert f"| beginner | `{spec}` |" in (tmp_path / "results.md").read_text()
+    assert read_played(tmp_path / PLAYED)[0]["levels"] == {"beginner": spec}
+    changed = replace(LEVELS["beginner"], kernel="kernel-alphabeta:depth=1,noise=0.9", reference="random")
+    monkeypatch.setitem(LEVELS, "beginner", changed)
+    with pytest.raises(ResumeError, match=rf'levels {{"beginner": "{spec}"}} there, {{"beginner": "'):
+        run_arena("shobu", ["beginner", "random"], 2, seed=1, out=tmp_path, resume=True)
+    plain = run_arena("shobu", ["random", "greedy"], 2, seed=1, out=tmp_path / "plain")
+    assert plain.levels == {} and "levels" not in read_played(tmp_path / "plain" / PLAYED)[0]
 
 
 def test_a_new_run_replaces_the_played_games_of_an_earlier_one(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from shogames.agents import make_agent
+from shogames.agents.levels import LevelAgent
 from shogames.core.chance import random_plies
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import Game, State
@@ -271,6 +272,9 @@ class ArenaReport:
     seed: int
     pairs: list[PairScore] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
+    levels: dict[str, str] = field(default_factory=dict)
+    """The agent spec that played each level among the agents (``{"hard": "kernel-alphabeta:nodes=30000"}``):
+    a level's spec may change between versions, its games stay that spec's."""
 
     def table(self) -> str:
         """The results as Markdown tables: pairs, then ratings."""
@@ -290,6 +294,9 @@ class ArenaReport:
         lines += ["", "| agent | Elo | 95% interval |", "|---|---:|---|"]
         for rating in sorted(self.ratings, key=lambda r: -r.elo):
             lines.append(f"| {rating.agent} | {rating.elo:+.0f} | {rating.low:+.0f} to {rating.high:+.0f} |")
+        if self.levels:
+            lines += ["", "| level | played by |", "|---|---|"]
+            lines.extend(f"| {level} | `{spec}` |" for level, spec in self.levels.items())
         return "\n".join(lines)
 
     def to_json(self) -> str:
@@ -529,14 +536,16 @@ def run_description(
     seed: int = 0,
     opening: int = 0,
     budget: dict[str, str] | None = None,
+    levels: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """What makes an arena's games what they are, as :data:`PLAYED`'s first line keeps it.
 
     Two runs with the same description play the same games (the jobs and the Ray address do not count), so a
     run may resume from a :data:`PLAYED` file only when the descriptions are equal. Every value is JSON's:
-    lists, not tuples.
+    lists, not tuples. ``levels`` (:attr:`ArenaReport.levels`), where an agent is a level, is kept under
+    ``"levels"``, so that a run never goes on with a level whose spec has changed since its first games.
     """
-    return {
+    description = {
         "game": game.id,
         "settings": game.settings_text(),
         "preset": preset,
@@ -546,6 +555,9 @@ def run_description(
         "opening": opening,
         "budget": dict(sorted((budget or {}).items())),
     }
+    if levels:
+        description["levels"] = dict(levels)
+    return description
 
 
 def read_played(path: Path) -> tuple[dict[str, Any], list[GameResult]]:
@@ -752,13 +764,17 @@ def run_arena(
         ValueError: fewer than two agents or games, or a bad agent spec.
     """
     game = make(game_id, preset, **(settings or {}))
+    levels: dict[str, str] = {}
     for spec in agents:  # fail early on a bad spec, in this process
-        make_agent(spec, 0, game=game.id, budget=budget).check_game(game)
+        agent = make_agent(spec, 0, game=game.id, budget=budget)
+        agent.check_game(game)
+        if isinstance(agent, LevelAgent):
+            levels[spec] = agent.spec
     tasks = tasks_for(
         game.id, agents, games, preset=preset, settings=settings, seed=seed, budget=budget, opening=opening
     )
     description = run_description(
-        game, agents, games, preset=preset, seed=seed, opening=opening, budget=budget
+        game, agents, games, preset=preset, seed=seed, opening=opening, budget=budget, levels=levels
     )
     results: list[GameResult] = []
     if resume:
@@ -786,7 +802,7 @@ def run_arena(
         if played is not None:
             played.close()
     results.sort(key=lambda r: (r.pair, r.number))
-    report = ArenaReport(game.id, game.settings_text(), list(agents), games, seed)
+    report = ArenaReport(game.id, game.settings_text(), list(agents), games, seed, levels=levels)
     report.pairs = pair_scores(agents, results)
     report.ratings = rate(agents, results)
     if out is not None:
