@@ -28,12 +28,11 @@ read -r -a levels < <(.venv/bin/python -c 'from shogames.agents.levels import LE
 played_by_today() {
     .venv/bin/python - "$1" "$2" <<'EOF'
 import json, sys
-from shogames.agents.levels import level_spec
+from shogames.agents.levels import changed_levels
 report, game = json.load(open(sys.argv[1])), sys.argv[2]
-for level, spec in report.get("levels", {}).items():
-    if spec != level_spec(level, game):
-        sys.exit(f"ladder.sh: {sys.argv[1]} was played by {level} = {spec}, but {level} is now "
-                 f"{level_spec(level, game)}; move that folder aside (its figures stay in the docs) and run again")
+for level, (then, now) in changed_levels(report.get("levels", {}), game).items():
+    sys.exit(f"ladder.sh: {sys.argv[1]} was played by {level} = {then}, but {level} is now {now}; "
+             "move that folder aside (its figures stay in the docs) and run again")
 EOF
 }
 for game in "${games[@]}"; do

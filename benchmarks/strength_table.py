@@ -22,7 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from shogames.agents.levels import LADDER_FILE, LEVELS, level_spec
+from shogames.agents.levels import LADDER_FILE, LEVELS, changed_levels, level_spec
 from shogames.games import BUILTIN_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,11 +37,18 @@ def elo_step(score: float, games: int) -> float:
 
 
 def steps(game: str) -> list[tuple[str, str, dict[str, Any] | None]]:
-    """(level, the level below, its arena report or None where not measured) for each step."""
+    """(level, the level below, its arena report or None where not measured) for each step.
+
+    A step whose report names another spec for one of its levels than the level has today (the arena keeps
+    them since 2026-12-06) is not a measure of today's levels: it counts as not measured.
+    """
     found = []
     for weaker, stronger in itertools.pairwise(LADDER):
         path = ROOT / "docs" / "strength" / game / "ladder" / f"{stronger}-vs-{weaker}" / "results.json"
-        found.append((stronger, weaker, json.loads(path.read_text()) if path.exists() else None))
+        report = json.loads(path.read_text()) if path.exists() else None
+        if report is not None and changed_levels(report.get("levels", {}), game):
+            report = None
+        found.append((stronger, weaker, report))
     return found
 
 

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shogames
-from shogames.agents.levels import LEVELS, level_spec
+from shogames.agents.levels import LEVELS, STRONGEST, analysis_spec, level_spec
 from shogames.core import CHANCE, registry, sample_chance
 from shogames.core.registry import ENTRY_POINT_GROUP, GameLoadError, available_games, game_class
 from shogames.games import BUILTIN_GAMES
@@ -205,6 +205,15 @@ def test_agents_levels_come_from_the_game() -> None:
     assert level_spec("hard", "shobu", kernel=False) == LEVELS["hard"].reference
     assert level_spec("medium", DiceRaceGame.id) == LEVELS["medium"].reference  # no kernel: the reference
     assert level_spec("easy", "no_such_game") == LEVELS["easy"].reference
+
+
+def test_the_analysis_searches_by_alpha_beta_whatever_the_strongest_level_plays() -> None:
+    """The review and the analysis board value every move at one depth: the strongest level's alpha-beta,
+    or, where that level plays otherwise (Sho's master plays by rollouts), the default strongest one."""
+    assert analysis_spec("shobu", kernel=True) == level_spec(STRONGEST, "shobu", kernel=True)
+    assert level_spec(STRONGEST, "sho", kernel=True).startswith("kernel-rollout:")
+    assert analysis_spec("sho", kernel=True) == LEVELS[STRONGEST].kernel
+    assert analysis_spec("sho", kernel=False) == level_spec(STRONGEST, "sho", kernel=False)
 
 
 def test_pages_and_agents_name_no_game() -> None:

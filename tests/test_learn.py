@@ -314,9 +314,10 @@ def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestCl
     """Issue 14: the browser's analysis uses a game's kernel, deeper in the same time; else the reference.
 
     Since the game review (issue "Study in the browser", item 2) it is the review's searcher: the strongest
-    level's (its spec and node budget), with the review's time a position, not a depth of its own.
+    level's alpha-beta where it plays by alpha-beta, else the default master's (``analysis_spec``: Sho's
+    master plays by rollouts), with the review's time a position, not a depth of its own.
     """
-    from shogames.agents.levels import STRONGEST, level_spec
+    from shogames.agents.levels import STRONGEST, analysis_spec, level_spec
     from shogames.analysis import kernel_analyser
 
     for game_id in ("shobu", "sho"):
@@ -333,7 +334,9 @@ def test_the_analysis_searches_with_the_kernel_where_there_is_one(client: TestCl
         assert answer.status_code == 200, answer.json()
         budget = answer.json()["budget"]
         assert budget["kernel"] == (kernel_analyser(game, 1) is not None)
-        assert budget["searcher"] == level_spec(STRONGEST, game_id, kernel=budget["kernel"])
+        assert budget["searcher"] == analysis_spec(game_id, kernel=budget["kernel"])
+        strongest = level_spec(STRONGEST, game_id, kernel=budget["kernel"])
+        assert budget["level"] == (STRONGEST if budget["searcher"] == strongest else None)
         assert all(move["kernel"] == budget["kernel"] for move in answer.json()["moves"])
 
 

@@ -142,6 +142,39 @@ def level_spec(level: str, game: str | None, *, kernel: bool | None = None) -> s
     return defaults.kernel if use_kernel else defaults.reference
 
 
+def changed_levels(played: Mapping[str, str], game: str) -> dict[str, tuple[str, str]]:
+    """The levels of ``played`` whose spec in ``game`` is another today: each with the spec then and now.
+
+    ``played`` maps a level to the spec that played it, as an arena report keeps them
+    (:attr:`shogames.arena.ArenaReport.levels`).
+
+    >>> changed_levels({"easy": "random"}, "no_such_game")
+    {'easy': ('random', 'greedy:noise=0.25')}
+    """
+    now = {level: level_spec(level, game) for level in played}
+    return {level: (spec, now[level]) for level, spec in played.items() if spec != now[level]}
+
+
+ANALYSING_AGENTS: Final[frozenset[str]] = frozenset({"kernel-alphabeta", "alphabeta"})
+"""The agents whose search values every root move at one depth, as an analysis needs."""
+
+
+def analysis_spec(game: str | None, *, kernel: bool | None = None) -> str:
+    """The agent spec whose alpha-beta analyses ``game``'s positions (the review, the analysis board).
+
+    The strongest level's own spec where it plays by alpha-beta; where it plays otherwise (Sho's master,
+    by rollouts, whose values of the moves it drops early are rough), the default ladder's strongest
+    alpha-beta (:data:`LEVELS`), whose values at one depth compare the moves exactly. ``kernel`` is
+    :func:`level_spec`'s. The hint plays the strongest level itself.
+    """
+    spec = level_spec(STRONGEST, game, kernel=kernel)
+    if parse_agent_spec(spec)[0] in ANALYSING_AGENTS:
+        return spec
+    use_kernel = has_kernel_levels(game) if kernel is None else kernel
+    defaults = LEVELS[STRONGEST]
+    return defaults.kernel if use_kernel else defaults.reference
+
+
 def play_budget(level: str) -> dict[str, str]:
     """The time cap of ``level`` in play, as an agent budget (``{"seconds": "3"}``); empty for no cap.
 
@@ -153,13 +186,22 @@ def play_budget(level: str) -> dict[str, str]:
 
 
 def describe_spec(spec: str) -> str:
-    """An agent spec in words (``kernel-alphabeta:nodes=3000``: "searches 3,000 positions a move")."""
+    """An agent spec in words (``kernel-alphabeta:nodes=3000``: "searches 3,000 positions a move").
+
+    >>> describe_spec("kernel-rollout:playouts=4000")
+    'plays 4,000 games out to the end a move, each side looking one move ahead, and keeps the best move'
+    """
     name, params = parse_agent_spec(spec)
     parts: list[str] = []
     if name == "random":
         return "plays a random legal move"
     if "nodes" in params:
         parts.append(f"searches {int(params['nodes']):,} positions a move")
+    elif "playouts" in params:
+        parts.append(
+            f"plays {int(params['playouts']):,} games out to the end a move, each side looking one move "
+            "ahead, and keeps the best move"
+        )
     elif "iterations" in params:
         parts.append(f"runs {int(params['iterations']):,} simulations a move")
     elif params.get("depth") == "1" or name == "greedy":

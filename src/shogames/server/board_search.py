@@ -25,8 +25,9 @@ seats the searcher's values are for the seat it searches for (the paranoid reduc
 plays against it), so a value is for the seat to move, and at dice for the seat that then plays most
 outcomes; the answer's ``perspective`` names the seat and says whether it is fixed.
 
-The searcher is the game's compiled alpha-beta (:func:`shogames.analysis.kernel_analyser`), which the
-strongest level plays with (:data:`shogames.agents.levels.STRONGEST`); where the game has none, or the
+The searcher is the game's compiled alpha-beta (:func:`shogames.analysis.kernel_analyser`), with the
+budget of :func:`shogames.agents.levels.analysis_spec` (the strongest level's, where it plays by
+alpha-beta); where the game has none, or the
 kernel's integers do not hold the position, the pure-Python alpha-beta agent searches (with
 :data:`REFERENCE_NODES` at most), valuing every root move exactly.
 """
@@ -41,7 +42,7 @@ from typing import Any, Final
 
 from shogames.agents.alphabeta import AlphaBetaAgent
 from shogames.agents.base import parse_agent_spec
-from shogames.agents.levels import STRONGEST, level_spec
+from shogames.agents.levels import analysis_spec
 from shogames.analysis import kernel_analyser
 from shogames.core.errors import ShogamesError
 from shogames.core.kernel import Searcher
@@ -78,9 +79,9 @@ def two_sided(game: Game[Any]) -> bool:
 
 
 def node_cap(game: Game[Any]) -> int:
-    """The most nodes one request may search: :data:`MAX_NODES`, or the strongest level's budget if less."""
+    """The most nodes one request may search: :data:`MAX_NODES`, or the analysing spec's budget if less."""
     try:
-        _, params = parse_agent_spec(level_spec(STRONGEST, game.id))
+        _, params = parse_agent_spec(analysis_spec(game.id))
         nodes = int(params.get("nodes", MAX_NODES))
     except (ShogamesError, KeyError, ValueError):
         nodes = MAX_NODES
@@ -151,7 +152,7 @@ def _compiled(game: Game[Any]) -> Searcher[Any] | None:
     if searcher is not None:
         _searchers.move_to_end(game)
         return searcher
-    name, _ = parse_agent_spec(level_spec(STRONGEST, game.id))
+    name, _ = parse_agent_spec(analysis_spec(game.id))
     made = kernel_analyser(game, 64) if name.startswith("kernel") else None
     if made is not None:
         _searchers[game] = made

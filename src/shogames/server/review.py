@@ -8,10 +8,11 @@ the last move, then the middle move, then the middles of each half, and so on, s
 already draws the game's shape and each further piece fills it in.
 
 Each position is analysed (:func:`shogames.analysis.review_moves`) by the strongest level's searcher
-(:data:`~shogames.agents.levels.STRONGEST`, its spec from :func:`~shogames.agents.levels.level_spec`):
+where it plays by alpha-beta, else by the default strongest alpha-beta
+(:func:`~shogames.agents.levels.analysis_spec`):
 the game's compiled alpha-beta where it has one (:func:`~shogames.analysis.kernel_analyser`), else the
 pure-Python reference alpha-beta (slower, so shallower in the same time; the answer says which), with the
-strongest level's node budget and at most :data:`REVIEW_SECONDS` a position: a 40-ply Shobu game is
+that spec's node budget and at most :data:`REVIEW_SECONDS` a position: a 40-ply Shobu game is
 reviewed in about 16 s of search on a 2-core machine (``benchmarks/review.py``).
 
 The values a review draws (``value``) are on one fixed seat's scale in a game of two seats whose returns
@@ -48,7 +49,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from shogames.agents.base import parse_agent_spec
-from shogames.agents.levels import STRONGEST, level_spec
+from shogames.agents.levels import STRONGEST, analysis_spec, level_spec
 from shogames.analysis import BLUNDER, MISTAKE, ReviewedMove, kernel_analyser, review_moves, value_move
 from shogames.core.errors import ShogamesError
 from shogames.core.protocol import CHANCE, Game, State
@@ -151,16 +152,18 @@ def review_budget(game: Game[Any], seconds: float) -> dict[str, Any]:
     """The searcher a review of ``game`` uses and its budget a position.
 
     ``kernel``: whether it is the game's compiled alpha-beta (else the reference one); ``searcher``: the
-    strongest level's agent spec it takes its node budget (and depth, where the spec sets one) from;
-    ``nodes``, ``depth`` and ``seconds``: the budget a position.
+    agent spec it takes its node budget (and depth, where the spec sets one) from
+    (:func:`~shogames.agents.levels.analysis_spec`); ``level``: the level that plays that spec (the
+    strongest), or ``None`` where the strongest level plays otherwise; ``nodes``, ``depth`` and
+    ``seconds``: the budget a position.
     """
     kernel = kernel_analyser(game, 1) is not None
-    spec = level_spec(STRONGEST, game.id, kernel=kernel)
+    spec = analysis_spec(game.id, kernel=kernel)
     _, params = parse_agent_spec(spec)
     return {
         "kernel": kernel,
         "searcher": spec,
-        "level": STRONGEST,
+        "level": STRONGEST if spec == level_spec(STRONGEST, game.id, kernel=kernel) else None,
         "nodes": int(params.get("nodes", 0)),
         "depth": int(params.get("depth", 64 if kernel else 4)),
         "seconds": seconds,

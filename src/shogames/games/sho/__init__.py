@@ -368,8 +368,10 @@ class ShoGame(Game["ShoState"]):
     display_order = 3
     agent_levels: ClassVar[Mapping[str, str]] = {
         "easy": "kernel-alphabeta:depth=1,noise=0.25",
-        "medium": "kernel-alphabeta:nodes=300",
-        "master": "kernel-alphabeta:nodes=1000000",
+        "medium": "kernel-alphabeta:depth=1",
+        "hard": "kernel-rollout:playouts=1000",
+        "expert": "kernel-rollout:playouts=2000",
+        "master": "kernel-rollout:playouts=4000",
     }
     reference_levels: ClassVar[Mapping[str, str]] = {
         "hard": "alphabeta:depth=2",

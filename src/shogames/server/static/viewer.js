@@ -105,7 +105,9 @@ document.getElementById("open").addEventListener("click", () => openRecord());
 
 function engineWords(budget) {
   return budget.kernel
-    ? `the compiled alpha-beta of the ${budget.level} level, ${budget.seconds} s a position`
+    ? (budget.level
+      ? `the compiled alpha-beta of the ${budget.level} level, ${budget.seconds} s a position`
+      : `the compiled alpha-beta (${budget.searcher}), ${budget.seconds} s a position`)
     : `the pure-Python reference alpha-beta (this game has no compiled kernel here, so the review is slower and shallower), ${budget.seconds} s a position`;
 }
 
