@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import compress
 from typing import Any
 
 import pytest
@@ -25,7 +26,10 @@ from shogames.core.protocol import CHANCE, Game, State
 from shogames.core.registry import make
 
 GAMES_PER_CASE = 3
-"""Random games played per game and preset."""
+"""Random games played per game and preset by the full check (``--run-slow``)."""
+SUITE_GAMES_PER_CASE = 1
+"""Random games played per game and preset in the suite: the first of the full check's, as the seed is the
+same (Shoo's games run to a thousand plies, and checking 400 of them takes seconds)."""
 PLIES_CHECKED = 400
 """Plies of each random game checked position by position; the rest of the game is played out unchecked."""
 
@@ -49,7 +53,7 @@ def check_position(state: State[Any], rng: random.Random) -> None:
         )
     mask = state.legal_action_mask()
     assert len(mask) == size
-    assert [index for index, legal in enumerate(mask) if legal] == actions
+    assert list(compress(range(size), mask)) == actions
     candidates = (-1, size, *rng.sample(range(size), min(size, 8)))
     illegal = [action for action in candidates if action not in actions]
     for action in illegal:
@@ -85,11 +89,23 @@ def play_random_game(game: Game[Any], rng: random.Random) -> int:
     return plies
 
 
-@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
-def test_actions_and_observations_hold_in_random_games(game_id: str, preset: str | None) -> None:
+def check_random_games(game_id: str, preset: str | None, games: int) -> None:
+    """The action space's sizes, then :func:`play_random_game` ``games`` times (seeded by the case)."""
     game = make(game_id, preset)
     assert game.num_distinct_actions > 0
     assert (game.max_chance_outcomes > 0) == game.has_chance
     rng = random.Random(f"{game_id}-{preset}")
-    for _ in range(GAMES_PER_CASE):
+    for _ in range(games):
         play_random_game(game, rng)
+
+
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
+def test_actions_and_observations_hold_in_random_games(game_id: str, preset: str | None) -> None:
+    check_random_games(game_id, preset, SUITE_GAMES_PER_CASE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
+def test_actions_and_observations_hold_in_more_random_games(game_id: str, preset: str | None) -> None:
+    # The same check over every random game of the full count; run with --run-slow.
+    check_random_games(game_id, preset, GAMES_PER_CASE)

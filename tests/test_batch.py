@@ -28,12 +28,23 @@ def _with_kernel() -> list[Any]:
 
 
 def reachable(start: State[Any], target: State[Any], depth: int = 6) -> bool:
-    """Whether ``target`` is ``start`` or follows it by chance outcomes alone (at most ``depth``)."""
-    if start == target:
-        return True
-    if depth == 0 or start.to_move != CHANCE:
-        return False
-    return any(reachable(start.play_unchecked(move), target, depth - 1) for move in start.legal_moves())
+    """Whether ``target`` is ``start`` or follows it by chance outcomes alone (at most ``depth``).
+
+    The positions are searched a level of outcomes at a time: the target is nearly always one outcome
+    away, and searched depth first the outcomes before it would each be followed six levels down wherever
+    they pass the turn to another throw.
+    """
+    level = [start]
+    for _ in range(depth):
+        if target in level:
+            return True
+        level = [
+            state.play_unchecked(move)
+            for state in level
+            if state.to_move == CHANCE
+            for move in state.legal_moves()
+        ]
+    return target in level
 
 
 def check_row(env: BatchEnv, row: int, observations: Any, mask: Any, to_move: Any) -> None:

@@ -29,10 +29,27 @@ _SHORTER: dict[str, tuple[dict[str, object], int]] = {
     "shogammon": ({"max_turns": 150}, 8),
 }
 
+_SUITE_SHARE = 4
+"""The suite plays a quarter of each case's random games (at least one); ``--run-slow`` plays them all. The
+games of a seed are the same whatever their number, so the suite's are the first of the full run's."""
+
+
+def _cap_and_games(game_id: str) -> tuple[dict[str, object], int]:
+    """The settings (a shorter length cap) and the number of random games of the full check of a game."""
+    return _SHORTER.get(game_id, ({}, 20))
+
 
 @pytest.mark.parametrize(("game_id", "preset"), preset_cases())
 def test_game_conforms(game_id: str, preset: str | None) -> None:
-    settings, n_games = _SHORTER.get(game_id, ({}, 20))
+    settings, n_games = _cap_and_games(game_id)
+    check_game(make(game_id, preset, **settings), n_games=max(1, n_games // _SUITE_SHARE), seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "preset"), preset_cases())
+def test_game_conforms_over_all_its_random_games(game_id: str, preset: str | None) -> None:
+    # The same check over every random game of the full count (8 or 20 a case); run with --run-slow.
+    settings, n_games = _cap_and_games(game_id)
     check_game(make(game_id, preset, **settings), n_games=n_games, seed=0)
 
 
@@ -93,8 +110,8 @@ def _setting_cases() -> list[Any]:
     return cases
 
 
-@pytest.mark.parametrize(("game_id", "name", "value"), _setting_cases())
-def test_every_setting_value_conforms(game_id: str, name: str, value: object) -> None:
+def _check_setting_value(game_id: str, name: str, value: object, n_games: int) -> None:
+    """Random games of ``game_id`` with the setting at ``value`` (in its company, under the sweep's cap)."""
     settings = {**_SWEEP_CAPS.get(game_id, {}), **_CONTEXT.get((game_id, name), {}), name: value}
     try:
         game = make(game_id, None, **settings)
@@ -102,7 +119,19 @@ def test_every_setting_value_conforms(game_id: str, name: str, value: object) ->
         # Only values that the setting's own checks refuse in this company are skipped.
         pytest.skip(f"{name}={value} is refused with {settings}: {error}")
     assert game.settings[name] == value
-    check_game(game, n_games=2, seed=1)
+    check_game(game, n_games=n_games, seed=1)
+
+
+@pytest.mark.parametrize(("game_id", "name", "value"), _setting_cases())
+def test_every_setting_value_conforms(game_id: str, name: str, value: object) -> None:
+    _check_setting_value(game_id, name, value, n_games=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "name", "value"), _setting_cases())
+def test_every_setting_value_conforms_in_a_second_game(game_id: str, name: str, value: object) -> None:
+    # The first two random games of each value (the suite plays the first of them); run with --run-slow.
+    _check_setting_value(game_id, name, value, n_games=2)
 
 
 @pytest.mark.slow

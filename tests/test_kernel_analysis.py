@@ -103,8 +103,12 @@ def test_no_kernel_searcher_means_the_reference(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_cli_analyse_names_its_engine(tmp_path: Path) -> None:
+    # A short whole game, greedy against random and won in 11 plies: each ply is analysed by the kernel and by
+    # the pure-Python reference, which takes about half a second a ply in the opening (a random game against
+    # random runs to 176 plies).
     game = shogames.make("shobu")
-    _, record = play_game(game, [make_agent("random", 1), make_agent("random", 2)], seed=3)
+    _, record = play_game(game, [make_agent("greedy", 5), make_agent("random", 6)], seed=3)
+    assert len(record.moves) == 11 and record.result == "1-0"
     path = tmp_path / "game.sgr"
     path.write_text(write_record(record))
     compiled = run_cli(["analyse", str(path), "--depth", "2"])

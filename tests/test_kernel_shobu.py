@@ -295,6 +295,22 @@ def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuStat
     return states
 
 
+_ENDGAME_VALUES: dict[str, list[tuple[ShobuState, float]]] = {}
+"""The endgames of :func:`endgames_with_minimax_values`, by the settings text of their game."""
+
+
+def endgames_with_minimax_values(kernel: ShobuKernel) -> list[tuple[ShobuState, float]]:
+    """Six late positions of ``kernel``'s game (:func:`endgame_states`), each with the reference's depth-3
+    value; worked out once per game, as the search options cases under the same settings share them."""
+    key = kernel.game.settings_text()
+    if key not in _ENDGAME_VALUES:
+        _ENDGAME_VALUES[key] = [
+            (state, alphabeta_value(state, 3, -math.inf, math.inf, state.ply))
+            for state in endgame_states(kernel, 6, 11)
+        ]
+    return _ENDGAME_VALUES[key]
+
+
 @pytest.mark.parametrize(
     ("options", "settings"),
     [
@@ -308,8 +324,7 @@ def endgame_states(kernel: ShobuKernel, count: int, seed: int) -> list[ShobuStat
 def test_search_options_keep_the_minimax_value(options: SearchOptions, settings: dict[str, object]) -> None:
     # Null windows, killer moves and a table of another size change the order and the cuts, never the value.
     kernel = shobu_kernel(**settings)
-    for index, state in enumerate(endgame_states(kernel, 6, 11)):
-        expected = alphabeta_value(state, 3, -math.inf, math.inf, state.ply)
+    for index, (state, expected) in enumerate(endgames_with_minimax_values(kernel)):
         result = kernel.alphabeta(seed=index, depth=3, options=options).search(state, work=10**9)
         assert math.isclose(result.value, expected, abs_tol=1e-12), (state.to_text(), options)
 

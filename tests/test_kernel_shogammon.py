@@ -69,11 +69,18 @@ def points_start(game: shogames.Game[Any]) -> Any:
     )
 
 
-@pytest.mark.filterwarnings("ignore::shogames.games.shogammon.DieMapWarning")
-@pytest.mark.parametrize(
-    "settings", SETTINGS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()) or "default"
-)
-def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+SUITE_PLIES = 150
+"""The plies of each random game that the suite compares; ``--run-slow`` compares the whole games, some of
+which run to 700 plies. Many of the games end within the first 150 (a king taken, the length cap)."""
+
+
+def settings_id(settings: dict[str, object]) -> str:
+    return " ".join(f"{k}={v}" for k, v in settings.items()) or "default"
+
+
+def check_against_the_reference(settings: dict[str, object], max_plies: int | None) -> None:
+    """A random game from the start and one from :func:`points_start`, compared position by position (up to
+    ``max_plies`` plies of each), and the kernel's own playouts replayed by the reference."""
     game = game_of(settings)
     assert game.kernel is not None
     positions = check_kernel(
@@ -83,9 +90,23 @@ def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object])
         starts=[points_start(game)],
         perft_depth=2,
         perft_every=120,
+        max_plies=max_plies,
     )
     assert positions >= 20
     check_kernel_playouts(game, games=2, seed=5)
+
+
+@pytest.mark.filterwarnings("ignore::shogames.games.shogammon.DieMapWarning")
+@pytest.mark.parametrize("settings", SETTINGS, ids=settings_id)
+def test_shogammon_kernel_agrees_with_the_reference(settings: dict[str, object]) -> None:
+    check_against_the_reference(settings, SUITE_PLIES)
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::shogames.games.shogammon.DieMapWarning")
+@pytest.mark.parametrize("settings", SETTINGS, ids=settings_id)
+def test_shogammon_kernel_agrees_with_the_reference_in_whole_games(settings: dict[str, object]) -> None:
+    check_against_the_reference(settings, None)
 
 
 @pytest.mark.parametrize("entry", load_entries(PERFT_FILE), ids=lambda e: e.name)

@@ -305,6 +305,11 @@ def test_shoo_repetition_is_judged_on_whole_keys() -> None:
         assert array[layout.NHIST] == 3 and hist[:, 2].tolist() == own.tolist()
 
 
+RIDERS_PERFT_3 = 8_615_033
+"""The reference's perft 3 from ``RARE["riders"]``: 8.6 million leaves, some 20 s of pure Python. The suite
+compares the kernel's counts with it; ``--run-slow`` counts them again with the reference."""
+
+
 def test_shoo_batches_do_not_depend_on_threads() -> None:
     game = game_of({"max_turns": 60})
     kernel = ShooKernel(game)
@@ -315,7 +320,13 @@ def test_shoo_batches_do_not_depend_on_threads() -> None:
     check_random_game(kernel, two, 4, 11, game.new_initial_state())
     start = game.state_from_text(RARE["riders"])
     counts = {kernel.perft(start, 3, threads=threads) for threads in (1, 2)}
-    assert counts == {perft(start, 3)}
+    assert counts == {RIDERS_PERFT_3}
+
+
+@pytest.mark.slow
+def test_the_references_perft_3_from_the_riders_is_the_count_the_threads_are_checked_against() -> None:
+    start = game_of({"max_turns": 60}).state_from_text(RARE["riders"])
+    assert perft(start, 3) == RIDERS_PERFT_3
 
 
 # --- Alpha-beta ------------------------------------------------------------------------------------------

@@ -94,9 +94,12 @@ def test_compiled_code_loads_back_from_the_cache() -> None:
 # --- Every kernel against its reference ----------------------------------------------------------------
 
 KERNEL_BUDGET: dict[str, tuple[int, int]] = {"shoo": (40, 1), "shogammon": (60, 1)}
-"""(the plies compared in each of two random games, the kernel playouts replayed) where a game's random
-games are long or slow to replay; a game not named here gets :data:`DEFAULT_KERNEL_BUDGET`."""
+"""(the plies compared in each random game, the kernel playouts replayed) where a game's random games are
+long or slow to replay; a game not named here gets :data:`DEFAULT_KERNEL_BUDGET`."""
 DEFAULT_KERNEL_BUDGET = (120, 3)
+RANDOM_GAMES = 2
+"""Random games compared move for move per case with ``--run-slow``; the suite compares the first of them
+(the same seed), as each game's own kernel test compares more."""
 
 
 def _kernel_cases() -> list[object]:
@@ -109,17 +112,29 @@ def _kernel_cases() -> list[object]:
     ]
 
 
-@pytest.mark.parametrize(("game_id", "preset"), _kernel_cases())
-def test_every_kernel_agrees_with_its_reference(game_id: str, preset: str | None) -> None:
-    """Move for move in random games (legal moves in order, results, evaluation, perft 2), and the
-    kernel's own random playouts replayed by the reference."""
+def check_kernel_against_reference(game_id: str, preset: str | None, games: int) -> None:
+    """Move for move in ``games`` random games (legal moves in order, results, evaluation, perft 2), and
+    the kernel's own random playouts replayed by the reference."""
     game = shogames.make(game_id, preset)
     if game.kernel is None:
         pytest.skip(unavailable_reason(game))
     plies, playouts = KERNEL_BUDGET.get(game_id, DEFAULT_KERNEL_BUDGET)
-    positions = check_kernel(game, games=2, seed=7, perft_depth=2, perft_every=plies, max_plies=plies)
+    positions = check_kernel(game, games=games, seed=7, perft_depth=2, perft_every=plies, max_plies=plies)
     assert positions >= 2
     check_kernel_playouts(game, games=playouts, seed=7)
+
+
+@pytest.mark.parametrize(("game_id", "preset"), _kernel_cases())
+def test_every_kernel_agrees_with_its_reference(game_id: str, preset: str | None) -> None:
+    check_kernel_against_reference(game_id, preset, games=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "preset"), _kernel_cases())
+def test_every_kernel_agrees_with_its_reference_in_more_random_games(
+    game_id: str, preset: str | None
+) -> None:
+    check_kernel_against_reference(game_id, preset, games=RANDOM_GAMES)
 
 
 def test_every_game_with_a_kernel_module_has_a_kernel_here() -> None:

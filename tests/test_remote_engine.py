@@ -58,7 +58,13 @@ def outside_cluster() -> Iterator[str]:
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            env={**os.environ, "RAY_AUTH_MODE": "disabled"},  # on loopback only; a cluster sets its own
+            env={
+                **os.environ,
+                "RAY_AUTH_MODE": "disabled",  # on loopback only; a cluster sets its own
+                # No draining on SIGTERM: the group's SIGTERM below stops the GCS too, so the drain would
+                # only wait out its 30 s for an answer before the head shuts down anyway.
+                "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0",
+            },
         )
     address = f"127.0.0.1:{port}"
     try:

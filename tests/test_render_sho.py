@@ -13,6 +13,8 @@ import copy
 import random
 from typing import Any
 
+import pytest
+
 import shogames
 from render_agreement import agreement_cases, assert_agreement
 from shogames.core.chance import sample_chance
@@ -92,26 +94,44 @@ def test_the_renderers_agree_on_rare_positions() -> None:
     assert_agreement("sho", _rare_cases(agreement_cases("sho", per_preset=25)))
 
 
-def test_the_renderers_agree_on_every_spiral() -> None:
-    """Shells from 13 to 200, the goal just past the last shell or one later: every spiral the settings
-    allow, with a Sho-mo stack on every position and the follow phase's ring around one."""
+def _spiral_cases(spirals: list[tuple[int, int]]) -> list[Case]:
+    """A view of each (shells, goal) spiral, with a Sho-mo stack on every position and the follow phase's
+    ring around one."""
     cases: list[Case] = []
     template = agreement_cases("sho", per_preset=1)[0][0]
-    for shells in range(13, 201):
-        for goal in (shells, shells + 1):
-            stacks = [
-                {"pos": pos, "side": pos % 2, "size": 1 + pos % 13, "shomo": True} for pos in range(1, goal)
-            ]
-            view = {
-                **copy.deepcopy(template),
-                "shells": shells,
-                "goal": goal,
-                "stacks": stacks,
-                "phase": "follow",
-                "moved": shells // 2,
-            }
-            cases.append((view, {"orientation": 0, "names": []}))
-    assert_agreement("sho", cases)
+    for shells, goal in spirals:
+        stacks = [
+            {"pos": pos, "side": pos % 2, "size": 1 + pos % 13, "shomo": True} for pos in range(1, goal)
+        ]
+        view = {
+            **copy.deepcopy(template),
+            "shells": shells,
+            "goal": goal,
+            "stacks": stacks,
+            "phase": "follow",
+            "moved": shells // 2,
+        }
+        cases.append((view, {"orientation": 0, "names": []}))
+    return cases
+
+
+EVERY_SPIRAL = [(shells, goal) for shells in range(13, 201) for goal in (shells, shells + 1)]
+"""Shells from 13 to 200, the goal just past the last shell or one later: every spiral the settings allow."""
+
+
+def test_the_renderers_agree_on_a_spiral_of_every_number_of_shells_and_every_goal() -> None:
+    """Half of :data:`EVERY_SPIRAL`: the goal just past the last shell for every number of shells, and the
+    goal of 201 (one past 200 shells)."""
+    spirals = [(shells, goal) for shells, goal in EVERY_SPIRAL if goal == shells or goal == 201]
+    assert {shells for shells, _ in spirals} == set(range(13, 201))
+    assert {goal for _, goal in spirals} == {goal for _, goal in EVERY_SPIRAL}
+    assert_agreement("sho", _spiral_cases(spirals))
+
+
+@pytest.mark.slow
+def test_the_renderers_agree_on_every_spiral() -> None:
+    """Every spiral the settings allow (:data:`EVERY_SPIRAL`); run with --run-slow."""
+    assert_agreement("sho", _spiral_cases(EVERY_SPIRAL))
 
 
 def _finished(state: State[Any]) -> State[Any]:

@@ -121,10 +121,13 @@ def test_the_review_order_covers_every_move_once_and_spreads_the_first_piece(cou
 
 @pytest.mark.parametrize(("position", "winner"), [(BLACK_WINS, 0), (WHITE_WINS, 1)])
 def test_a_forced_win_rises_to_a_win_for_its_winner_on_seat_0s_scale(
-    client: TestClient, position: str, winner: int
+    client: TestClient, position: str, winner: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Values are seat 0's (Black's) whoever moved: Black's forced win climbs to +1, White's falls to -1,
     never flipping sign with the mover (the saw-tooth of the mover's view)."""
+    # The search proves the win within some 20,000 positions and stops there; the budget is the time it may
+    # take on a loaded machine (at the fixture's 0.05 s a position the proof was cut short under load).
+    monkeypatch.setattr(review, "REVIEW_SECONDS", 5.0)
     text = forced_win_record(position)
     pieces, moves = whole_review(client, text)
     assert pieces[0]["scale"] == {"seat": 0, "name": "Black"}

@@ -362,9 +362,11 @@ def test_the_schema_matches_the_migrations(database_url: str) -> None:
 
 
 def test_a_killed_server_loses_no_accepted_move(database_url: str, tmp_path: Path) -> None:
+    # --no-warm: two people play, so no kernel or engine worker is used; what is killed and checked is the
+    # database's state, and warming the kernels at both start-ups would be most of the test's time.
     url, port = database_url, free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(url, port, tmp_path)
+    server = start_server(url, port, tmp_path, options=["--no-warm"])
     try:
         created = httpx.post(
             f"{base}/api/games",
@@ -383,7 +385,7 @@ def test_a_killed_server_loses_no_accepted_move(database_url: str, tmp_path: Pat
     finally:
         os.kill(server.pid, signal.SIGKILL)
         server.wait()
-    server = start_server(url, port, tmp_path)
+    server = start_server(url, port, tmp_path, options=["--no-warm"])
     try:
         after = httpx.get(f"{base}/api/games/{game_id}").json()
         assert after["moves"] == before["moves"] and after["version"] == before["version"]

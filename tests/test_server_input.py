@@ -449,9 +449,11 @@ def test_the_worker_pool_runs_in_other_processes_and_replaces_a_stuck_worker() -
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    # --no-warm: these tests are of the HTTP and WebSocket edge, which answers before any kernel or engine
+    # worker is asked for anything; warming them would be most of the start-up.
     tmp_path = tmp_path_factory.mktemp("server")
     port = free_port()
-    process: subprocess.Popen[bytes] = start_server(db_url(tmp_path), port, tmp_path)
+    process: subprocess.Popen[bytes] = start_server(db_url(tmp_path), port, tmp_path, options=["--no-warm"])
     try:
         yield f"127.0.0.1:{port}"
     finally:
