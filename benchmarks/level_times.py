@@ -7,8 +7,9 @@ the largest seconds a move, the mean depth of the last finished iteration and po
 
 Usage: python benchmarks/level_times.py [--positions N] [--settings TEXT] [--agents SPEC...] [GAME...]
 
-``--agents`` times those agent specs instead of the levels (a rollout search's "positions" are its
-playouts, and its depth 0); ``--settings`` plays the games with those settings (``players=2``).
+``--agents`` times those agent specs instead of the levels (a rollout search has no depth, and its
+column of positions counts playouts, marked so); ``--settings`` plays the games with those settings
+(``players=2``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import shogames
 from shogames.agents import make_agent
+from shogames.agents.base import parse_agent_spec
 from shogames.agents.levels import LEVELS, level_spec
 from shogames.arena import random_opening
 from shogames.core.chance import sample_chance
@@ -81,10 +83,14 @@ def main() -> None:
                 if result is not None:
                     depths.append(result.depth)
                     nodes += result.nodes
-            depth = f"{statistics.mean(depths):.1f}" if depths else "–"
+            spec = level_spec(level, game_id) if level in LEVELS else level
+            rollouts = parse_agent_spec(spec)[0] == "kernel-rollout"  # no depth; its "nodes" are playouts
+            depth = f"{statistics.mean(depths):.1f}" if depths and not rollouts else "–"
             rate = f"{nodes / sum(seconds):,.0f}" if nodes else "–"
+            if rollouts and nodes:
+                rate += " playouts/s"
             print(
-                f"| {game_id} | {level} | `{level_spec(level, game_id) if level in LEVELS else level}` "
+                f"| {game_id} | {level} | `{spec}` "
                 f"| {statistics.mean(seconds):.3f} "
                 f"| {max(seconds):.3f} | {depth} | {rate} |",
                 flush=True,
