@@ -22,7 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from shogames.agents.levels import LADDER_FILE, LEVELS, changed_levels, level_spec
+from shogames.agents.levels import LADDER_FILE, LEVELS, changed_step, level_spec
 from shogames.games import BUILTIN_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,14 +39,17 @@ def elo_step(score: float, games: int) -> float:
 def steps(game: str) -> list[tuple[str, str, dict[str, Any] | None]]:
     """(level, the level below, its arena report or None where not measured) for each step.
 
-    A step whose report names another spec for one of its levels than the level has today (the arena keeps
-    them since 2026-12-06) is not a measure of today's levels: it counts as not measured.
+    A step's agents are its levels by name or their specs written out (a step first played as a candidate
+    for a level). A step whose report names another spec for one of its levels than the level has today
+    (the arena keeps them since 2026-12-06) is not a measure of today's levels: it counts as not measured.
     """
     found = []
     for weaker, stronger in itertools.pairwise(LADDER):
         path = ROOT / "docs" / "strength" / game / "ladder" / f"{stronger}-vs-{weaker}" / "results.json"
         report = json.loads(path.read_text()) if path.exists() else None
-        if report is not None and changed_levels(report.get("levels", {}), game):
+        if report is not None and changed_step(
+            report["agents"], report.get("levels", {}), game, [stronger, weaker]
+        ):
             report = None
         found.append((stronger, weaker, report))
     return found
@@ -113,7 +116,8 @@ def main() -> None:
                 continue
             (pair,) = report["pairs"]
             command = (
-                f"`shogames arena {game} --agents {stronger} {weaker} --games {report['games_per_pair']} "
+                f"`shogames arena {game} --agents {' '.join(report['agents'])} "
+                f"--games {report['games_per_pair']} "
                 f"--opening 4 --seed {report['seed']}`"
             )
             print(

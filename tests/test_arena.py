@@ -230,6 +230,33 @@ def test_an_arena_stopped_after_some_games_resumes_to_the_same_results(tmp_path:
     assert len(read_played(stopped / PLAYED)[1]) == 12
 
 
+def test_a_finished_run_goes_on_to_more_games_as_one_run_of_them_all(tmp_path: Path) -> None:
+    """A run's game has seeds of its own (not of the count), so 3 games a pair are the first of 5."""
+    whole = tmp_path / "whole"
+    run_arena("shobu", _RESUMED, 5, seed=7, opening=2, out=whole)
+    longer = tmp_path / "longer"
+    run_arena("shobu", _RESUMED, 3, seed=7, opening=2, out=longer)
+    first, kept = read_played(longer / PLAYED)
+    played: list[GameResult] = []
+    starts: list[tuple[int, int]] = []
+    run_arena(
+        "shobu",
+        _RESUMED,
+        5,
+        seed=7,
+        opening=2,
+        out=longer,
+        resume=True,
+        progress=played.append,
+        started=lambda done, total: starts.append((done, total)),
+    )
+    assert starts == [(9, 15)] and len(played) == 6
+    assert {(r.pair, r.number) for r in played} == {(p, n) for p in {r.pair for r in kept} for n in (3, 4)}
+    assert _final_files(longer) == _final_files(whole)
+    description, results = read_played(longer / PLAYED)
+    assert description == {**first, "games_per_pair": 5} and len(results) == 15
+
+
 def test_a_game_cut_short_mid_line_is_played_again(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     run_arena("shobu", _RESUMED, 2, seed=3, out=whole)
@@ -262,8 +289,8 @@ def test_resume_refuses_another_runs_file_and_names_the_field(tmp_path: Path) ->
         ResumeError, match=r'agents \["random", "greedy"\] there, \["greedy", "random"\] asked'
     ):
         run_arena("shobu", ["greedy", "random"], 2, seed=1, out=tmp_path, resume=True)
-    with pytest.raises(ResumeError, match=r"games_per_pair 2 there, 4 asked for"):
-        run_arena("shobu", ["random", "greedy"], 4, seed=1, out=tmp_path, resume=True)
+    with pytest.raises(ResumeError, match=r"games_per_pair 2 there, 1 asked for"):
+        run_arena("shobu", ["random", "greedy"], 1, seed=1, out=tmp_path, resume=True)
     with pytest.raises(ResumeError, match=r'settings "max_turns=300 no_turn=lose" there, "max_turns=20 '):
         run_arena(
             "shobu", ["random", "greedy"], 2, seed=1, settings={"max_turns": 20}, out=tmp_path, resume=True

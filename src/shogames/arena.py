@@ -648,8 +648,20 @@ def _result_from_json(row: Any) -> GameResult:
     )
 
 
+def _more_games(key: str, found: Any, asked: Any) -> bool:
+    """Whether a run of ``found`` games per pair may go on as one of ``asked``: its games are their first.
+
+    Each game's seeds are its own (its number's, not the count's: :class:`GameTask`), so the first games of
+    a longer run are the games of a shorter one with the same description.
+    """
+    return key == "games_per_pair" and isinstance(found, int) and isinstance(asked, int) and found <= asked
+
+
 def _resumed(path: Path, description: dict[str, Any], tasks: Sequence[GameTask]) -> list[GameResult]:
     """The games already played of the run ``description`` describes, read from ``path``.
+
+    A run of fewer games per pair, the same in all else, is the start of this one: its games are kept and
+    the file is rewritten with this run's description.
 
     Raises:
         ResumeError: :func:`read_played`'s errors, a file of another run (each field that differs is named
@@ -659,7 +671,7 @@ def _resumed(path: Path, description: dict[str, Any], tasks: Sequence[GameTask])
     differences = [
         f"{key} {json.dumps(found.get(key))} there, {json.dumps(value)} asked for"
         for key, value in description.items()
-        if found.get(key) != value
+        if found.get(key) != value and not _more_games(key, found.get(key), value)
     ]
     if differences:
         raise ResumeError(
@@ -752,7 +764,8 @@ def run_arena(
 
     With ``resume``, the games that ``out``'s :data:`PLAYED` holds are kept and only the others are played
     (and appended to it); the report covers them all and is the same as an uninterrupted run's with the same
-    arguments (each game's seeds are its own: :class:`GameTask`).
+    arguments (each game's seeds are its own: :class:`GameTask`). A run, finished or not, may so go on to
+    more games per pair than it was started with: its games are the first games of the longer run.
 
     ``progress`` is called with each game's result as it ends (once it is saved), never with a resumed one;
     ``started`` is called once before the first game is played, with the games already played (those resumed,

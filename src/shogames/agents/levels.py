@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
@@ -142,17 +142,33 @@ def level_spec(level: str, game: str | None, *, kernel: bool | None = None) -> s
     return defaults.kernel if use_kernel else defaults.reference
 
 
-def changed_levels(played: Mapping[str, str], game: str) -> dict[str, tuple[str, str]]:
-    """The levels of ``played`` whose spec in ``game`` is another today: each with the spec then and now.
+def changed_step(
+    agents: Sequence[str], played: Mapping[str, str], game: str, step: Sequence[str]
+) -> dict[str, tuple[str, str]]:
+    """The levels of a ladder step that an arena played with another spec than the level's today.
 
-    ``played`` maps a level to the spec that played it, as an arena report keeps them
-    (:attr:`shogames.arena.ArenaReport.levels`).
+    ``step`` names the step's levels (the stronger first; ``random``, not a level, stands for itself) and
+    ``agents`` the arena's agents in the same order: each a level's name, whose spec then ``played`` keeps
+    (:attr:`shogames.arena.ArenaReport.levels`), or a spec written out. Each level whose spec then differs
+    from today's is returned with both. A level played by name before the arena kept its spec (before
+    2026-12-06) cannot be told and counts as today's.
 
-    >>> changed_levels({"easy": "random"}, "no_such_game")
+    >>> changed_step(["kernel-alphabeta:depth=1", "random"], {}, "no_such_game", ["medium", "random"])
+    {'medium': ('kernel-alphabeta:depth=1', 'greedy')}
+    >>> changed_step(["greedy", "random"], {}, "no_such_game", ["medium", "random"])
+    {}
+    >>> changed_step(["easy", "random"], {"easy": "random"}, "no_such_game", ["easy", "random"])
     {'easy': ('random', 'greedy:noise=0.25')}
     """
-    now = {level: level_spec(level, game) for level in played}
-    return {level: (spec, now[level]) for level, spec in played.items() if spec != now[level]}
+    changed = {}
+    for level, agent in zip(step, agents, strict=True):
+        if agent == level and level in LEVELS and agent not in played:
+            continue
+        then = played.get(agent, agent)
+        now = level_spec(level, game) if level in LEVELS else level
+        if then != now:
+            changed[level] = (then, now)
+    return changed
 
 
 ANALYSING_AGENTS: Final[frozenset[str]] = frozenset({"kernel-alphabeta", "alphabeta"})

@@ -542,8 +542,9 @@ def arena_command(
 
     Each game is also saved to played.jsonl in the --out folder as it ends, so a run that is stopped
     (Ctrl-C, a kill, a reboot) can go on: the same command with --out FOLDER --resume plays only the games
-    not yet finished, and its results are those of a run never stopped. Without --resume, a new run there
-    starts over.
+    not yet finished, and its results are those of a run never stopped. The same command with a larger
+    --games and --resume goes on to more games: a run's first games are the same whatever its length.
+    Without --resume, a new run there starts over.
     """
     from shogames.arena import PLAYED, can_plot, run_arena  # multiprocessing only loads for this command
 
@@ -972,7 +973,8 @@ def _build_arena(parser: argparse.ArgumentParser) -> None:
         "--resume",
         action="store_true",
         help="Go on with the stopped run in --out FOLDER (its played.jsonl): play only the games not yet "
-        "finished. The other options must be the run's.",
+        "finished. The other options must be the run's, but --games may be larger: a run goes on to more "
+        "games.",
     )
 
 

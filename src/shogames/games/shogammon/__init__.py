@@ -431,7 +431,13 @@ class ShogammonGame(Game["ShogammonState"]):
     version = 1
     blurb = "shogi played with two dice and stacked points"
     display_order = 4
-    agent_levels: ClassVar[Mapping[str, str]] = {"master": "kernel-alphabeta:nodes=1000000"}
+    agent_levels: ClassVar[Mapping[str, str]] = {
+        "easy": "kernel-alphabeta:depth=1,noise=0.25",
+        "medium": "kernel-alphabeta:nodes=300",
+        "hard": "kernel-alphabeta:nodes=50000",
+        "expert": "kernel-alphabeta:nodes=200000",
+        "master": "kernel-alphabeta:nodes=1000000",
+    }
     reference_levels: ClassVar[Mapping[str, str]] = {
         "medium": "greedy:noise=0.1",
         "hard": "greedy",
