@@ -191,6 +191,28 @@ def _final_files(out: Path) -> tuple[object, str]:
     return report, (out / "games.txt").read_text()
 
 
+def _resume(out: Path, games: int, jobs: int = 1) -> tuple[list[GameResult], list[tuple[int, int]]]:
+    """Resume the :data:`_RESUMED` run (seed 7, 2-ply openings) in ``out`` to ``games`` games a pair.
+
+    Returns the games it played and what ``started`` was called with.
+    """
+    played: list[GameResult] = []
+    starts: list[tuple[int, int]] = []
+    run_arena(
+        "shobu",
+        _RESUMED,
+        games,
+        seed=7,
+        opening=2,
+        jobs=jobs,
+        out=out,
+        resume=True,
+        progress=played.append,
+        started=lambda done, total: starts.append((done, total)),
+    )
+    return played, starts
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_arena_stopped_after_some_games_resumes_to_the_same_results(tmp_path: Path, jobs: int) -> None:
     whole = tmp_path / "whole"
@@ -209,20 +231,7 @@ def test_an_arena_stopped_after_some_games_resumes_to_the_same_results(tmp_path:
     description, kept = read_played(stopped / PLAYED)
     assert description["agents"] == _RESUMED and description["seed"] == 7 and description["opening"] == 2
     assert kept == seen  # every game reported was on disk first
-    played: list[GameResult] = []
-    starts: list[tuple[int, int]] = []
-    run_arena(
-        "shobu",
-        _RESUMED,
-        4,
-        seed=7,
-        opening=2,
-        jobs=jobs,
-        out=stopped,
-        resume=True,
-        progress=played.append,
-        started=lambda done, total: starts.append((done, total)),
-    )
+    played, starts = _resume(stopped, 4, jobs)
     assert starts == [(5, 12)]
     assert len(played) == 7  # only the games not yet finished were played
     assert {(r.pair, r.number) for r in played}.isdisjoint({(r.pair, r.number) for r in kept})
@@ -237,19 +246,7 @@ def test_a_finished_run_goes_on_to_more_games_as_one_run_of_them_all(tmp_path: P
     longer = tmp_path / "longer"
     run_arena("shobu", _RESUMED, 3, seed=7, opening=2, out=longer)
     first, kept = read_played(longer / PLAYED)
-    played: list[GameResult] = []
-    starts: list[tuple[int, int]] = []
-    run_arena(
-        "shobu",
-        _RESUMED,
-        5,
-        seed=7,
-        opening=2,
-        out=longer,
-        resume=True,
-        progress=played.append,
-        started=lambda done, total: starts.append((done, total)),
-    )
+    played, starts = _resume(longer, 5)
     assert starts == [(9, 15)] and len(played) == 6
     assert {(r.pair, r.number) for r in played} == {(p, n) for p in {r.pair for r in kept} for n in (3, 4)}
     assert _final_files(longer) == _final_files(whole)
