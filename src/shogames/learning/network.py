@@ -118,6 +118,43 @@ class ValueNet:
         """The values of a batch of observations (rows of ``x``) with their priors ``p`` (zeros without)."""
         return self.forward(x, p)[0]
 
+    def choice_gradients(
+        self, x: NDArray[np.float32], p: NDArray[np.float32], chosen: NDArray[np.float32], scale: float
+    ) -> tuple[float, dict[str, NDArray[np.float32]]]:
+        """The loss of a batch of choices and its gradient with respect to each array.
+
+        The rows hold decisions one after another, each the position a teacher chose (``chosen`` 1)
+        followed by positions of other moves (``chosen`` 0). A decision's logits are ``scale`` times the
+        network's value before its output ``tanh`` (``h @ w2 + b2 + c * p``, which ranks positions as the
+        value does); the loss is the mean over the decisions of the softmax's cross-entropy against the
+        chosen position (the ranking loss of learning to rank, as in Burges et al.'s RankNet, 2005, with
+        one relevant item a list).
+        """
+        starts = np.flatnonzero(chosen > 0.5)
+        if len(starts) == 0 or starts[0] != 0:
+            raise ValueError("each decision starts with its chosen position (the first row is chosen)")
+        a = self.arrays
+        hidden = np.tanh(first_layer(x, a["w1"]) + np.outer(p, a["u1"]) + a["b1"])
+        logits = scale * (hidden @ a["w2"] + a["b2"][0] + a["c"][0] * p)
+        sizes = np.diff(np.append(starts, len(logits)))
+        shifted = logits - np.repeat(np.maximum.reduceat(logits, starts), sizes)
+        weights = np.exp(shifted)
+        sums = np.add.reduceat(weights, starts)
+        loss = float(np.mean(np.log(sums) - shifted[starts]))
+        dz = weights / np.repeat(sums, sizes)
+        dz[starts] -= 1.0
+        dz = (dz * (scale / len(starts))).astype(np.float32)
+        dh = np.outer(dz, a["w2"]) * (1.0 - hidden * hidden)
+        grads = {
+            "w1": weight_gradient(x, dh.astype(np.float32)),
+            "u1": p @ dh if self.prior else np.zeros_like(a["u1"]),
+            "b1": dh.sum(axis=0),
+            "w2": hidden.T @ dz,
+            "b2": np.array([dz.sum()], dtype=np.float32),
+            "c": np.array([p @ dz if self.prior else 0.0], dtype=np.float32),
+        }
+        return loss, {name: np.asarray(g, dtype=np.float32) for name, g in grads.items()}
+
     def gradients(
         self, x: NDArray[np.float32], p: NDArray[np.float32], targets: NDArray[np.float32]
     ) -> tuple[float, dict[str, NDArray[np.float32]]]:

@@ -49,6 +49,9 @@ from shogames.core.settings import parse_settings_text
 from shogames.learning.network import PARAMETERS, ValueNet, WeightsError, return_scale, to_unit
 from shogames.match import play_game
 
+LABELS = ("values", "choices")
+"""What a run with a teacher fits the network to: the searched values, or the search's choices."""
+
 MAX_PLIES = 2000
 """A self-play game still going after this many plies is cut off (and bootstrapped from its last value)."""
 
@@ -78,6 +81,9 @@ class TrainingOptions:
         children: with a teacher, how many of a decision's moves (drawn at random) have their position
             labelled.
         epochs: with a teacher, the passes over all the labelled positions at the end of each round.
+        labels: with a teacher, what the network is fitted to: ``values`` (the searched values of
+            positions, :mod:`~shogames.learning.searched`) or ``choices`` (the turns the search plays,
+            ranked above the turn's other ends, :mod:`~shogames.learning.choices`).
     """
 
     games: int = 2000
@@ -95,6 +101,7 @@ class TrainingOptions:
     teacher: int = 0
     children: int = 6
     epochs: int = 10
+    labels: str = "values"
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first setting out of its range."""
@@ -115,6 +122,7 @@ class TrainingOptions:
             (self.teacher >= 0, f"teacher is 0 (TD) or a number of positions, got {self.teacher}"),
             (self.children >= 1, f"children is 1 or more, got {self.children}"),
             (self.epochs >= 1, f"epochs is 1 or more, got {self.epochs}"),
+            (self.labels in LABELS, f"labels is one of {', '.join(LABELS)}, got {self.labels!r}"),
         ]
         for ok, message in checks:
             if not ok:
@@ -545,11 +553,16 @@ def new_training(game: Game[Any], options: TrainingOptions, *, command: str = ""
 def training_class(options: TrainingOptions) -> type[Training]:
     """The kind of run ``options`` asks for: TD(lambda) or, with a teacher, labels by search.
 
-    :class:`Training` or :class:`~shogames.learning.searched.SearchTraining`; the latter is imported
-    here, because it builds on this module.
+    :class:`Training`, :class:`~shogames.learning.searched.SearchTraining` (the searched values) or
+    :class:`~shogames.learning.choices.ChoiceTraining` (the search's choices); the latter two are
+    imported here, because they build on this module.
     """
     if not options.teacher:
         return Training
+    if options.labels == "choices":
+        from shogames.learning.choices import ChoiceTraining
+
+        return ChoiceTraining
     from shogames.learning.searched import SearchTraining
 
     return SearchTraining

@@ -70,6 +70,7 @@ def train_command(
     teacher: int = 0,
     children: int = 6,
     epochs: int = 10,
+    labels: str = "values",
 ) -> None:
     """Learn an evaluation of GAME by self-play with TD(lambda); write weights, a checkpoint and a curve.
 
@@ -88,7 +89,9 @@ def train_command(
     searched N positions deep (docs/training.md, "Training on positions labelled by search"): in each
     game greedy with the round's network plays hand-written greedy, CHILDREN moves of each decision have
     their positions labelled, and at each round's end a network is fitted afresh to all the labels, in
-    EPOCHS passes.
+    EPOCHS passes. With --labels choices it is fitted instead to the search's choices: at each turn's
+    start the search plays the turn, and the network learns to rank the position it ends in above
+    CHILDREN other ends of the turn (docs/training.md, "Training on the search's choices").
     """
     from shogames.ui.cli import ShogamesUsageError, _require_ray, load_game  # the CLI's own helpers
 
@@ -119,6 +122,7 @@ def train_command(
     words += ["--round", str(round_size)] if round_size != 1 else []
     if teacher:
         words += ["--teacher", str(teacher), "--children", str(children), "--epochs", str(epochs)]
+        words += ["--labels", labels] if labels != "values" else []
     command = shlex.join(words)
     checkpoint = out / "checkpoint.npz"
     if resume:
@@ -138,6 +142,7 @@ def train_command(
             "--eval-every": (eval_every, kept.eval_every), "--eval-games": (eval_games, kept.eval_games),
             "--round": (round_size, kept.round), "--teacher": (teacher, kept.teacher),
             "--children": (children, kept.children), "--epochs": (epochs, kept.epochs),
+            "--labels": (labels, kept.labels),
         }  # fmt: skip
         ignored = [
             f"{flag} {mine} (the checkpoint's: {theirs})"
@@ -163,6 +168,7 @@ def train_command(
             teacher=teacher,
             children=children,
             epochs=epochs,
+            labels=labels,
         )
         try:
             options.check()
@@ -178,6 +184,7 @@ def train_command(
             raise ShogamesUsageError(f"--teacher labels positions with the game's kernel: {error}") from None
         described = game.settings_text() or "default settings"
         method = f", labelled by searches of {teacher:,} positions" if teacher else ""
+        method += " (their choices)" if teacher and labels == "choices" else ""
         print(f"Training {game.name} ({described}): {games:,} games{method}, seed {seed}")
     code = code_identity()
     training.note_code(code)
@@ -355,6 +362,15 @@ def build_train(parser: argparse.ArgumentParser) -> None:
         type=_int_range(1),
         default=10,
         help="With --teacher: passes over the labelled positions at each round's end [default: 10].",
+    )
+    parser.add_argument(
+        "--labels",
+        choices=("values", "choices"),
+        default="values",
+        help=(
+            "With --teacher: fit the network to the searched values of positions, or to the search's "
+            "choices (the turn it plays ranked above CHILDREN other ends of the turn) [default: values]."
+        ),
     )
     _add_ray_option(parser)
     parser.add_argument(

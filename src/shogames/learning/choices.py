@@ -1,0 +1,183 @@
+"""Training a value network on the moves the game kernel's search chooses, round by round.
+
+Fitting a network to positions' searched values (:mod:`~shogames.learning.searched`) asks it to be right
+about every position; one-turn greedy play only asks it to rank the positions one turn can reach. Where the
+hand-written evaluation ranks those well but not best, and most of a value's error is shared by a turn's
+positions, a network fitted to values learns corrections larger than the differences it should keep (Sho's
+and Shogammon's experiments in ``docs/strength.md``). Here the network learns the ranking itself: at each
+decision it is shown the position at the end of the turn the search chose and some others the turn could
+reach, and it is fitted to pick the search's, by the softmax of its values over them (learning to rank:
+C. Burges et al., "Learning to rank using gradient descent", ICML 2005; the search as the teacher of a
+player's choices, as in behaviour cloning).
+
+The positions come in rounds of ``round`` games (:class:`~shogames.learning.td.TrainingOptions`), as with
+:mod:`~shogames.learning.searched`:
+
+- **Play.** In game ``i`` seat ``i mod players`` is one-turn greedy with the network of the round's start,
+  every other seat one-turn greedy with the hand-written evaluation; a share ``epsilon`` of moves is
+  random. The first round's network (made with a prior, not yet trained) ranks as the hand-written
+  evaluation does. Later rounds show the positions the network's own play reaches (DAgger: S. Ross,
+  G. Gordon and J. A. Bagnell, AISTATS 2011).
+- **Labels.** At each turn's start (the first move of a seat after a chance outcome or another seat's
+  move) with two or more distinct positions at the turn's end, none of them over, the kernel's plain
+  alpha-beta plays the turn, searching ``teacher`` positions for each of its moves; the position it ends
+  in is the decision's chosen position, and ``children`` other positions at the turn's end, drawn at
+  random, are its alternatives. The turn is followed as the greedy agent follows it (up to
+  :data:`TURN_PLIES` moves of one seat).
+- **Fit.** At the end of a round a network is made afresh from the seed and fitted to every decision so
+  far: ``epochs`` passes in shuffled minibatches of ``batch`` decisions with Adam on the ranking loss
+  (:meth:`ValueNet.choice_gradients <shogames.learning.network.ValueNet.choice_gradients>`). The logits'
+  scale is the power of two at which the fresh network (with the prior: the hand-written evaluation) fits
+  the choices best, so the prior starts as sure of its ranking as the data say it should be.
+
+Everything random comes from the seed and the game's number, and each game searches with a searcher of
+its own, so a run resumed, or played in processes or on Ray, gives the same weights as an unbroken one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shogames.agents.greedy import GreedyAgent, turn_ends
+from shogames.core.chance import random_plies, sample_chance
+from shogames.core.protocol import CHANCE, Game, State
+from shogames.learning.network import ValueNet, return_scale, to_unit
+from shogames.learning.searched import SearchTraining, _searcher
+from shogames.learning.td import MAX_PLIES, Adam, Examples, Training, TrainingOptions
+
+TURN_PLIES = 3
+"""Moves of one seat in a row that a turn's end follows (the greedy agent's default ``plies``)."""
+
+SCALES = tuple(2.0**k for k in range(11))
+"""The logits' scales tried on the fresh network before each fit (1 to 1,024)."""
+
+
+@dataclass
+class ChoiceTraining(SearchTraining):
+    """A run that fits the network to the search's choices (see the module's docs).
+
+    Each game's :class:`~shogames.learning.td.Examples` hold its decisions one after another: the rows of
+    a decision are its chosen position (target 1) and then its alternatives (target 0).
+    """
+
+    scale: float = 1.0
+
+    @classmethod
+    def start(cls, game: Game[Any], options: TrainingOptions, *, command: str = "") -> Training:
+        """A new run for ``game``, checked to have a kernel alpha-beta to choose its moves with.
+
+        Raises:
+            ValueError: ``options.teacher`` is 0 or ``options.labels`` is not ``choices``.
+            KernelUnavailableError: the game (or these settings) has no kernel alpha-beta.
+        """
+        if options.labels != "choices":
+            raise ValueError("a run on the search's choices needs labels='choices'")
+        return super().start(game, options, command=command)
+
+    def self_play(self, index: int) -> Examples:
+        """Play game ``index`` (greedy with the network against hand-written greedy); keep its choices."""
+        game = self.game
+        options = self.options
+        rng = self._rng(index)
+        searcher = _searcher(game)
+        low, high = return_scale(game)
+        prior = self.network.prior
+        learned_seat = index % game.num_players
+        agents = [
+            GreedyAgent(seed=index * 10 + seat, network=self.network)
+            if seat == learned_seat
+            else GreedyAgent(seed=index * 10 + seat)
+            for seat in range(game.num_players)
+        ]
+        state = random_plies(game.new_initial_state(), options.opening, rng)
+        rows: list[list[float]] = []
+        priors: list[float] = []
+        targets: list[float] = []
+        plies = 0
+        new_turn = True
+        while not state.is_terminal() and plies < MAX_PLIES:
+            seat = state.to_move
+            if seat == CHANCE:
+                state = state.play_unchecked(sample_chance(state, rng))
+                new_turn = True
+                continue
+            assert seat is not None
+            moves = state.legal_moves()
+            if new_turn and len(moves) > 1:
+                decision = _decision(state, seat, searcher, options.teacher, options.children, rng)
+                for position, target in decision:
+                    rows.append(position.observation_tensor(seat))
+                    if prior:
+                        priors.append(to_unit(position.evaluate()[seat], low, high))
+                    targets.append(target)
+            if len(moves) > 1 and rng.random() < options.epsilon:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move = agents[seat].select_move(state)
+            state = state.play_unchecked(move)
+            new_turn = state.to_move != seat
+            plies += 1
+        x = np.array(rows, dtype=np.float32).reshape(len(rows), self.network.inputs)
+        p = np.array(priors, dtype=np.float32) if prior else np.zeros(len(rows), np.float32)
+        return Examples(x, p, np.array(targets, dtype=np.float32), plies)
+
+    def fit(self) -> float:
+        """Make the network afresh and fit it to every decision so far; the last pass's mean loss."""
+        options = self.options
+        network = ValueNet.new(self.network.inputs, options.hidden, prior=options.prior, seed=options.seed)
+        network.info = self.network.info
+        adam = Adam.new(network)
+        x, p, chosen = self._stacked()
+        starts = np.flatnonzero(chosen > 0.5)
+        ends = np.append(starts[1:], len(chosen))
+        losses: list[float] = []
+        if len(starts):
+            self.scale = min(SCALES, key=lambda s: network.choice_gradients(x, p, chosen, s)[0])
+        for epoch in range(options.epochs):
+            order = np.random.default_rng([options.seed, self.games_done, epoch]).permutation(len(starts))
+            losses = []
+            for first in range(0, len(order), options.batch):
+                picked = order[first : first + options.batch]
+                rows = np.concatenate([np.arange(starts[d], ends[d]) for d in picked])
+                loss, grads = network.choice_gradients(x[rows], p[rows], chosen[rows], self.scale)
+                adam.step(network, grads, options.learning_rate)
+                losses.append(loss)
+        self.network, self.adam = network, adam
+        self.network.info["scale"] = self.scale
+        self.loss = float(np.mean(losses)) if losses else 0.0
+        return self.loss
+
+    @property
+    def decisions(self) -> int:
+        """The decisions labelled so far."""
+        return sum(int(np.count_nonzero(e.targets > 0.5)) for e in self.examples)
+
+
+def _decision(
+    state: State[Any], seat: int, searcher: Any, nodes: int, children: int, rng: Any
+) -> list[tuple[State[Any], float]]:
+    """The turn the search plays from ``state`` (target 1) and up to ``children`` others (target 0).
+
+    Empty where the turn's ends are fewer than two distinct positions or one of them ends the game (a
+    win at once the greedy agent always takes, whatever its evaluation).
+    """
+    distinct: dict[Any, State[Any]] = {}
+    for end in turn_ends(state, seat, TURN_PLIES):
+        if end.is_terminal():
+            return []
+        distinct.setdefault(end.key(), end)
+    if len(distinct) < 2:
+        return []
+    chosen = state
+    for _ in range(TURN_PLIES):
+        if chosen.is_terminal() or chosen.to_move != seat:
+            break
+        chosen = chosen.play_unchecked(searcher.search(chosen, work=nodes).move)
+    others = [key for key in distinct if key != chosen.key()]
+    if len(others) == len(distinct):
+        return []
+    picked = rng.sample(others, min(children, len(others)))
+    return [(chosen, 1.0), *((distinct[key], 0.0) for key in picked)]
