@@ -10,38 +10,21 @@ import numpy as np
 import pytest
 
 from cli_runner import run_cli
+from gradient_check import assert_gradients_match
 from shogames.agents.greedy import turn_ends
 from shogames.core.chance import sample_chance
-from shogames.core.kernel import KernelUnavailableError, require_kernel
+from shogames.core.kernel import require_kernel
 from shogames.core.protocol import CHANCE
 from shogames.core.registry import make
 from shogames.learning.choices import TURN_PLIES, ChoiceTraining, _decision
 from shogames.learning.network import PARAMETERS, ValueNet
-from shogames.learning.td import Training, TrainingOptions, new_training
-
-
-def _kernel_or_skip(game_id: str) -> None:
-    try:
-        require_kernel(make(game_id))
-    except KernelUnavailableError as error:
-        pytest.skip(str(error))
+from shogames.learning.td import TrainingOptions, new_training
+from test_learning_searched import _kernel_or_skip
+from test_learning_searched import _options as searched_options
 
 
 def _options(**changes: object) -> TrainingOptions:
-    base: dict[str, object] = {
-        "games": 4,
-        "round": 2,
-        "hidden": 4,
-        "prior": True,
-        "teacher": 60,
-        "children": 3,
-        "epochs": 2,
-        "eval_every": 0,
-        "seed": 5,
-        "labels": "choices",
-    }
-    base.update(changes)
-    return TrainingOptions(**base)  # type: ignore[arg-type]
+    return searched_options(**{"labels": "choices", "children": 3, **changes})
 
 
 @pytest.mark.parametrize("prior", [False, True])
@@ -53,20 +36,8 @@ def test_choice_gradients_match_finite_differences(prior: bool) -> None:
     x = rng.normal(size=(7, 7)).astype(np.float32)
     p = rng.uniform(-0.9, 0.9, 7).astype(np.float32) if prior else np.zeros(7, np.float32)
     chosen = np.array([1, 0, 0, 1, 0, 0, 0], dtype=np.float32)  # two decisions: 3 and 4 positions
-    _, grads = net.choice_gradients(x, p, chosen, 3.0)
     trainable = ("w1", "u1", "b1", "w2", "c") if prior else ("w1", "b1", "w2")
-    for name in trainable:
-        array = net.arrays[name]
-        for index in [(0,) * array.ndim, tuple(s - 1 for s in array.shape)]:
-            keep = float(array[index])
-            step = 1e-2
-            array[index] = keep + step
-            up = net.choice_gradients(x, p, chosen, 3.0)[0]
-            array[index] = keep - step
-            down = net.choice_gradients(x, p, chosen, 3.0)[0]
-            array[index] = keep
-            numeric = (up - down) / (2 * step)
-            assert math.isclose(float(grads[name][index]), numeric, rel_tol=0.05, abs_tol=2e-4), (name, index)
+    grads = assert_gradients_match(net, lambda: net.choice_gradients(x, p, chosen, 3.0), trainable)
     assert abs(float(grads["b2"][0])) < 1e-6  # a shift of every logit changes no softmax
 
 
@@ -124,21 +95,6 @@ def test_a_run_keeps_each_turns_choice_and_fits_at_each_rounds_end() -> None:
     assert training.scale in (2.0**k for k in range(11))
     assert not np.array_equal(training.network.arrays["w2"], before["w2"])
     assert training.loss > 0.0
-
-
-def test_a_resumed_choice_run_gives_the_same_weights(tmp_path: Path) -> None:
-    _kernel_or_skip("shobu")
-    game = make("shobu")
-    straight = new_training(game, _options())
-    straight.run()
-    first = new_training(game, _options(games=2))
-    first.run(checkpoint=tmp_path / "checkpoint.npz")
-    resumed = Training.resume(game, tmp_path / "checkpoint.npz", games=4)
-    assert isinstance(resumed, ChoiceTraining)
-    assert resumed.games_done == 2 and resumed.options.labels == "choices"
-    resumed.run()
-    for name in PARAMETERS:
-        assert np.array_equal(resumed.network.arrays[name], straight.network.arrays[name]), name
 
 
 def test_train_command_on_the_search_choices_says_how_in_its_weights(tmp_path: Path) -> None:

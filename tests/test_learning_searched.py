@@ -115,18 +115,20 @@ def test_a_run_labels_every_game_and_fits_at_each_rounds_end() -> None:
     assert training.loss > 0.0
 
 
-def test_a_resumed_or_spread_run_gives_the_same_weights(tmp_path: Path) -> None:
+@pytest.mark.parametrize("labels", ["values", "choices"])
+def test_a_resumed_or_spread_run_gives_the_same_weights(tmp_path: Path, labels: str) -> None:
     _kernel_or_skip("shobu")
     game = make("shobu")
-    straight = new_training(game, _options())
+    straight = new_training(game, _options(labels=labels))
     straight.run()
-    first = new_training(game, _options(games=2))
+    first = new_training(game, _options(games=2, labels=labels))
     first.run(checkpoint=tmp_path / "checkpoint.npz")
     resumed = Training.resume(game, tmp_path / "checkpoint.npz", games=4)
     assert isinstance(resumed, SearchTraining) and isinstance(first, SearchTraining)
+    assert type(resumed) is type(straight) and resumed.options.labels == labels
     assert resumed.games_done == 2 and resumed.positions == first.positions
     resumed.run()
-    spread = new_training(game, _options())
+    spread = new_training(game, _options(labels=labels))
     spread.run(jobs=2)
     for name in PARAMETERS:
         assert np.array_equal(resumed.network.arrays[name], straight.network.arrays[name]), name

@@ -36,17 +36,18 @@ its own, so a run resumed, or played in processes or on Ray, gives the same weig
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from shogames.agents.greedy import GreedyAgent, turn_ends
-from shogames.core.chance import random_plies, sample_chance
-from shogames.core.protocol import CHANCE, Game, State
-from shogames.learning.network import ValueNet, return_scale, to_unit
-from shogames.learning.searched import SearchTraining, _searcher
-from shogames.learning.td import MAX_PLIES, Adam, Examples, Training, TrainingOptions
+from shogames.agents.greedy import turn_ends
+from shogames.core.kernel import Searcher
+from shogames.core.protocol import Game, State
+from shogames.learning.searched import SearchTraining
+from shogames.learning.td import Training, TrainingOptions
 
 TURN_PLIES = 3
 """Moves of one seat in a row that a turn's end follows (the greedy agent's default ``plies``)."""
@@ -77,59 +78,25 @@ class ChoiceTraining(SearchTraining):
             raise ValueError("a run on the search's choices needs labels='choices'")
         return super().start(game, options, command=command)
 
-    def self_play(self, index: int) -> Examples:
-        """Play game ``index`` (greedy with the network against hand-written greedy); keep its choices."""
-        game = self.game
-        options = self.options
-        rng = self._rng(index)
-        searcher = _searcher(game)
-        low, high = return_scale(game)
-        prior = self.network.prior
-        learned_seat = index % game.num_players
-        agents = [
-            GreedyAgent(seed=index * 10 + seat, network=self.network)
-            if seat == learned_seat
-            else GreedyAgent(seed=index * 10 + seat)
-            for seat in range(game.num_players)
-        ]
-        state = random_plies(game.new_initial_state(), options.opening, rng)
-        rows: list[list[float]] = []
-        priors: list[float] = []
-        targets: list[float] = []
-        plies = 0
-        new_turn = True
-        while not state.is_terminal() and plies < MAX_PLIES:
-            seat = state.to_move
-            if seat == CHANCE:
-                state = state.play_unchecked(sample_chance(state, rng))
-                new_turn = True
-                continue
-            assert seat is not None
-            moves = state.legal_moves()
-            if new_turn and len(moves) > 1:
-                decision = _decision(state, seat, searcher, options.teacher, options.children, rng)
-                for position, target in decision:
-                    rows.append(position.observation_tensor(seat))
-                    if prior:
-                        priors.append(to_unit(position.evaluate()[seat], low, high))
-                    targets.append(target)
-            if len(moves) > 1 and rng.random() < options.epsilon:
-                move = moves[rng.randrange(len(moves))]
-            else:
-                move = agents[seat].select_move(state)
-            state = state.play_unchecked(move)
-            new_turn = state.to_move != seat
-            plies += 1
-        x = np.array(rows, dtype=np.float32).reshape(len(rows), self.network.inputs)
-        p = np.array(priors, dtype=np.float32) if prior else np.zeros(len(rows), np.float32)
-        return Examples(x, p, np.array(targets, dtype=np.float32), plies)
+    def _labelled(
+        self,
+        state: State[Any],
+        moves: Sequence[Any],
+        new_turn: bool,
+        searcher: Searcher[Any],
+        rng: random.Random,
+    ) -> list[tuple[State[Any], int, float]]:
+        """At a turn's start, the search's turn (label 1) and other ends of the turn (0), for the mover."""
+        seat = state.to_move
+        if not new_turn or len(moves) < 2 or seat is None or seat < 0:
+            return []
+        decision = _decision(state, seat, searcher, self.options.teacher, self.options.children, rng)
+        return [(position, seat, target) for position, target in decision]
 
     def fit(self) -> float:
         """Make the network afresh and fit it to every decision so far; the last pass's mean loss."""
         options = self.options
-        network = ValueNet.new(self.network.inputs, options.hidden, prior=options.prior, seed=options.seed)
-        network.info = self.network.info
-        adam = Adam.new(network)
+        network, adam = self._fresh()
         x, p, chosen = self._stacked()
         starts = np.flatnonzero(chosen > 0.5)
         ends = np.append(starts[1:], len(chosen))
@@ -157,7 +124,7 @@ class ChoiceTraining(SearchTraining):
 
 
 def _decision(
-    state: State[Any], seat: int, searcher: Any, nodes: int, children: int, rng: Any
+    state: State[Any], seat: int, searcher: Searcher[Any], nodes: int, children: int, rng: random.Random
 ) -> list[tuple[State[Any], float]]:
     """The turn the search plays from ``state`` (target 1) and up to ``children`` others (target 0).
 

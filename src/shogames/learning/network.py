@@ -144,16 +144,7 @@ class ValueNet:
         dz = weights / np.repeat(sums, sizes)
         dz[starts] -= 1.0
         dz = (dz * (scale / len(starts))).astype(np.float32)
-        dh = np.outer(dz, a["w2"]) * (1.0 - hidden * hidden)
-        grads = {
-            "w1": weight_gradient(x, dh.astype(np.float32)),
-            "u1": p @ dh if self.prior else np.zeros_like(a["u1"]),
-            "b1": dh.sum(axis=0),
-            "w2": hidden.T @ dz,
-            "b2": np.array([dz.sum()], dtype=np.float32),
-            "c": np.array([p @ dz if self.prior else 0.0], dtype=np.float32),
-        }
-        return loss, {name: np.asarray(g, dtype=np.float32) for name, g in grads.items()}
+        return loss, self._backward(x, p, hidden, dz)
 
     def gradients(
         self, x: NDArray[np.float32], p: NDArray[np.float32], targets: NDArray[np.float32]
@@ -163,6 +154,16 @@ class ValueNet:
         error = values - targets
         loss = 0.5 * float(np.mean(error * error))
         dz = (error * (1.0 - values * values) / len(targets)).astype(np.float32)
+        return loss, self._backward(x, p, hidden, dz)
+
+    def _backward(
+        self,
+        x: NDArray[np.float32],
+        p: NDArray[np.float32],
+        hidden: NDArray[np.float32],
+        dz: NDArray[np.float32],
+    ) -> dict[str, NDArray[np.float32]]:
+        """Each array's gradient, from the loss's gradient ``dz`` with respect to the pre-tanh output."""
         a = self.arrays
         dh = np.outer(dz, a["w2"]) * (1.0 - hidden * hidden)
         grads = {
@@ -173,7 +174,7 @@ class ValueNet:
             "b2": np.array([dz.sum()], dtype=np.float32),
             "c": np.array([p @ dz if self.prior else 0.0], dtype=np.float32),
         }
-        return loss, {name: np.asarray(g, dtype=np.float32) for name, g in grads.items()}
+        return {name: np.asarray(g, dtype=np.float32) for name, g in grads.items()}
 
     # --- reading positions -----------------------------------------------------------------------------
 

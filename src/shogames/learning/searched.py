@@ -33,8 +33,9 @@ unbroken run in one process.
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,52 +85,87 @@ class SearchTraining(Training):
         rng = self._rng(index)
         searcher = _searcher(game)
         low, high = return_scale(game)
-        players = game.num_players
         prior = self.network.prior
-        learned_seat = index % players
-        agents = [
-            GreedyAgent(seed=index * 10 + seat, network=self.network)
-            if seat == learned_seat
-            else GreedyAgent(seed=index * 10 + seat)
-            for seat in range(players)
-        ]
+        agents = self._players(index)
         state = random_plies(game.new_initial_state(), options.opening, rng)
         rows: list[list[float]] = []
         priors: list[float] = []
         targets: list[float] = []
         plies = 0
+        new_turn = True  # a seat's first move after the dice or another seat's move
         while not state.is_terminal() and plies < MAX_PLIES:
             seat = state.to_move
             if seat == CHANCE:
                 state = state.play_unchecked(sample_chance(state, rng))
+                new_turn = True
                 continue
             assert seat is not None
             moves = state.legal_moves()
-            for i in sorted(rng.sample(range(len(moves)), min(options.children, len(moves)))):
-                child = state.play_unchecked(moves[i])
-                for labelled_seat, value in _labels(child, searcher, options.teacher, low, high):
-                    rows.append(child.observation_tensor(labelled_seat))
-                    if prior:
-                        priors.append(to_unit(child.evaluate()[labelled_seat], low, high))
-                    targets.append(value)
+            for position, labelled_seat, target in self._labelled(state, moves, new_turn, searcher, rng):
+                rows.append(position.observation_tensor(labelled_seat))
+                if prior:
+                    priors.append(to_unit(position.evaluate()[labelled_seat], low, high))
+                targets.append(target)
             if len(moves) > 1 and rng.random() < options.epsilon:
                 move = moves[rng.randrange(len(moves))]
             else:
                 move = agents[seat].select_move(state)
             state = state.play_unchecked(move)
+            new_turn = state.to_move != seat
             plies += 1
+        return self._game_examples(rows, priors, targets, plies)
+
+    def _labelled(
+        self,
+        state: State[Any],
+        moves: Sequence[Any],
+        new_turn: bool,
+        searcher: Searcher[Any],
+        rng: random.Random,
+    ) -> list[tuple[State[Any], int, float]]:
+        """The positions labelled at this decision, each with the seat it is labelled for and its label.
+
+        ``children`` of the moves, drawn at random, have the position after them labelled by the search.
+        """
+        low, high = return_scale(self.game)
+        labelled: list[tuple[State[Any], int, float]] = []
+        for i in sorted(rng.sample(range(len(moves)), min(self.options.children, len(moves)))):
+            child = state.play_unchecked(moves[i])
+            for seat, value in _labels(child, searcher, self.options.teacher, low, high):
+                labelled.append((child, seat, value))
+        return labelled
+
+    def _players(self, index: int) -> list[GreedyAgent]:
+        """Game ``index``'s players: greedy with the round's network at seat ``index`` mod the players."""
+        learned_seat = index % self.game.num_players
+        return [
+            GreedyAgent(seed=index * 10 + seat, network=self.network)
+            if seat == learned_seat
+            else GreedyAgent(seed=index * 10 + seat)
+            for seat in range(self.game.num_players)
+        ]
+
+    def _game_examples(
+        self, rows: list[list[float]], priors: list[float], targets: list[float], plies: int
+    ) -> Examples:
+        """A game's labelled rows as arrays (priors of 0 for a network without one)."""
         x = np.array(rows, dtype=np.float32).reshape(len(rows), self.network.inputs)
-        p = np.array(priors, dtype=np.float32) if prior else np.zeros(len(rows), np.float32)
+        p = np.array(priors, dtype=np.float32) if self.network.prior else np.zeros(len(rows), np.float32)
         return Examples(x, p, np.array(targets, dtype=np.float32), plies)
 
     # --- fitting ---------------------------------------------------------------------------------------
 
-    def fit(self) -> float:
-        """Make the network afresh and fit it to every labelled position so far; the last pass's loss."""
+    def _fresh(self) -> tuple[ValueNet, Adam]:
+        """A network made afresh from the seed, with this run's header, and its optimiser."""
         options = self.options
         network = ValueNet.new(self.network.inputs, options.hidden, prior=options.prior, seed=options.seed)
         network.info = self.network.info
-        adam = Adam.new(network)
+        return network, Adam.new(network)
+
+    def fit(self) -> float:
+        """Make the network afresh and fit it to every labelled position so far; the last pass's loss."""
+        options = self.options
+        network, adam = self._fresh()
         x, p, y = self._stacked()
         losses: list[float] = []
         for epoch in range(options.epochs):
