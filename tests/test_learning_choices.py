@@ -81,7 +81,7 @@ def test_a_decision_is_the_turn_the_search_plays_and_other_ends_of_the_turn() ->
 
 def test_a_run_keeps_each_turns_choice_and_fits_at_each_rounds_end() -> None:
     _kernel_or_skip("shogammon")
-    game = make("shogammon")
+    game = make("shogammon", max_turns=40)  # games cut short: the decisions are what this checks
     made = new_training(game, _options(games=2, teacher=40))
     assert isinstance(made, ChoiceTraining)
     training = made
