@@ -88,7 +88,8 @@ class ChoiceTraining(SearchTraining):
     ) -> list[tuple[State[Any], int, float]]:
         """At a turn's start, the search's turn (label 1) and other ends of the turn (0), for the mover."""
         seat = state.to_move
-        if not new_turn or len(moves) < 2 or seat is None or seat < 0:
+        assert seat is not None and seat >= 0, "asked only where a seat is to move"
+        if not new_turn or len(moves) < 2:
             return []
         decision = _decision(state, seat, searcher, self.options.teacher, self.options.children, rng)
         return [(position, seat, target) for position, target in decision]
@@ -102,7 +103,8 @@ class ChoiceTraining(SearchTraining):
         ends = np.append(starts[1:], len(chosen))
         losses: list[float] = []
         if len(starts):
-            self.scale = min(SCALES, key=lambda s: network.choice_gradients(x, p, chosen, s)[0])
+            losses_by_scale = network.choice_losses(x, p, chosen, SCALES)
+            self.scale = SCALES[losses_by_scale.index(min(losses_by_scale))]
         for epoch in range(options.epochs):
             order = np.random.default_rng([options.seed, self.games_done, epoch]).permutation(len(starts))
             losses = []
@@ -113,7 +115,6 @@ class ChoiceTraining(SearchTraining):
                 adam.step(network, grads, options.learning_rate)
                 losses.append(loss)
         self.network, self.adam = network, adam
-        self.network.info["scale"] = self.scale
         self.loss = float(np.mean(losses)) if losses else 0.0
         return self.loss
 

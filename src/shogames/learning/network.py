@@ -109,10 +109,16 @@ class ValueNet:
         self, x: NDArray[np.float32], p: NDArray[np.float32]
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """The values of a batch (rows of ``x``, priors ``p``) and the hidden layer (for the gradients)."""
+        before_tanh, hidden = self._layers(x, p)
+        return np.tanh(before_tanh).astype(np.float32, copy=False), hidden
+
+    def _layers(
+        self, x: NDArray[np.float32], p: NDArray[np.float32]
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The output before its ``tanh`` (which ranks as the value does) and the hidden layer."""
         a = self.arrays
         hidden = np.tanh(first_layer(x, a["w1"]) + np.outer(p, a["u1"]) + a["b1"])
-        values = np.tanh(hidden @ a["w2"] + a["b2"][0] + a["c"][0] * p)
-        return values.astype(np.float32, copy=False), hidden
+        return hidden @ a["w2"] + a["b2"][0] + a["c"][0] * p, hidden
 
     def values(self, x: NDArray[np.float32], p: NDArray[np.float32]) -> NDArray[np.float32]:
         """The values of a batch of observations (rows of ``x``) with their priors ``p`` (zeros without)."""
@@ -130,21 +136,20 @@ class ValueNet:
         chosen position (the ranking loss of learning to rank, as in Burges et al.'s RankNet, 2005, with
         one relevant item a list).
         """
-        starts = np.flatnonzero(chosen > 0.5)
-        if len(starts) == 0 or starts[0] != 0:
-            raise ValueError("each decision starts with its chosen position (the first row is chosen)")
-        a = self.arrays
-        hidden = np.tanh(first_layer(x, a["w1"]) + np.outer(p, a["u1"]) + a["b1"])
-        logits = scale * (hidden @ a["w2"] + a["b2"][0] + a["c"][0] * p)
-        sizes = np.diff(np.append(starts, len(logits)))
-        shifted = logits - np.repeat(np.maximum.reduceat(logits, starts), sizes)
-        weights = np.exp(shifted)
-        sums = np.add.reduceat(weights, starts)
-        loss = float(np.mean(np.log(sums) - shifted[starts]))
-        dz = weights / np.repeat(sums, sizes)
-        dz[starts] -= 1.0
-        dz = (dz * (scale / len(starts))).astype(np.float32)
-        return loss, self._backward(x, p, hidden, dz)
+        before_tanh, hidden = self._layers(x, p)
+        loss, dlogits = _choice_softmax(scale * before_tanh, chosen)
+        return loss, self._backward(x, p, hidden, (dlogits * scale).astype(np.float32))
+
+    def choice_losses(
+        self,
+        x: NDArray[np.float32],
+        p: NDArray[np.float32],
+        chosen: NDArray[np.float32],
+        scales: Sequence[float],
+    ) -> list[float]:
+        """The loss of :meth:`choice_gradients` at each of ``scales``, the network run once."""
+        before_tanh, _ = self._layers(x, p)
+        return [_choice_softmax(scale * before_tanh, chosen)[0] for scale in scales]
 
     def gradients(
         self, x: NDArray[np.float32], p: NDArray[np.float32], targets: NDArray[np.float32]
@@ -276,3 +281,22 @@ class ValueNet:
         prior = bool(header.pop("prior", False))
         header.pop("format")
         return cls(arrays, prior, header), contents
+
+
+def _choice_softmax(logits: NDArray[np.float32], chosen: NDArray[np.float32]) -> tuple[float, NDArray[Any]]:
+    """The mean cross-entropy of each decision's softmax against its chosen (first) row, and its gradient.
+
+    Raises:
+        ValueError: the first row is not a chosen one (every decision starts with its choice).
+    """
+    starts = np.flatnonzero(chosen > 0.5)
+    if len(starts) == 0 or starts[0] != 0:
+        raise ValueError("each decision starts with its chosen position (the first row is chosen)")
+    sizes = np.diff(np.append(starts, len(logits)))
+    shifted = logits - np.repeat(np.maximum.reduceat(logits, starts), sizes)
+    weights = np.exp(shifted)
+    sums = np.add.reduceat(weights, starts)
+    loss = float(np.mean(np.log(sums) - shifted[starts]))
+    dlogits = weights / np.repeat(sums, sizes)
+    dlogits[starts] -= 1.0
+    return loss, dlogits / len(starts)
