@@ -115,8 +115,15 @@ def main() -> None:
                 print(f"| {stronger} vs {weaker} | not measured | | | | | | | | {command} |")
                 continue
             (pair,) = report["pairs"]
+            # A step played under other names (a candidate, or the levels of an earlier ladder whose
+            # specs today's levels have) is replayed by the specs that played it.
+            played = report.get("levels", {})
+            agents = [
+                agent if agent == level else played.get(agent, agent)
+                for level, agent in zip((stronger, weaker), report["agents"], strict=True)
+            ]
             command = (
-                f"`shogames arena {game} --agents {' '.join(report['agents'])} "
+                f"`shogames arena {game} --agents {' '.join(agents)} "
                 f"--games {report['games_per_pair']} "
                 f"--opening 4 --seed {report['seed']}`"
             )

@@ -368,9 +368,9 @@ class ShoGame(Game["ShoState"]):
     display_order = 3
     agent_levels: ClassVar[Mapping[str, str]] = {
         "easy": "kernel-alphabeta:depth=1,noise=0.25",
-        "medium": "kernel-alphabeta:depth=1",
-        "hard": "kernel-rollout:playouts=1000",
-        "expert": "kernel-rollout:playouts=2000",
+        "medium": "kernel-alphabeta:depth=1,noise=0.1",
+        "hard": "kernel-alphabeta:depth=1",
+        "expert": "kernel-rollout:playouts=1000",
         "master": "kernel-rollout:playouts=4000",
     }
     reference_levels: ClassVar[Mapping[str, str]] = {
