@@ -291,16 +291,115 @@ def test_shobu_kernel_updates_the_network_move_by_move_at_depth_two() -> None:
     assert checked >= 20
 
 
+def _shoo_network(prior: bool, seed: int) -> ValueNet:
+    """A Shoo network with every weight moved at random, so that each input counts."""
+    game = make("shoo")
+    net = ValueNet.new(math.prod(game.observation_shape), 6, prior=prior, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    for name in PARAMETERS:
+        if prior or name not in ("u1", "c"):
+            net.arrays[name] = net.arrays[name] + rng.normal(0, 0.3, net.arrays[name].shape).astype(
+                np.float32
+            )
+    net.info = {"game": "shoo", "players": 2}
+    return net
+
+
+@pytest.mark.parametrize("preset", ["designers", "towers", "hush-lose-move", "hush-shoo-off"])
+def test_shoo_kernel_values_a_position_as_the_network_does(preset: str) -> None:
+    """The compiled learned evaluation (built from the state's words, not from an observation) is the
+    network's value of the reference's observation, scaled by the search's cap, for either seat, in
+    every position of random games: the opening's choice, hushes open and moves barred included."""
+    import random
+
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+    from shogames.games.shoo import HUSH_MOVE
+    from shogames.games.shoo import _jit as shoo_jit
+
+    game = make("shoo", preset=preset)
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    nets = [_shoo_network(prior=True, seed=3), _shoo_network(prior=False, seed=5)]
+    rng = random.Random(preset)
+    checked = hushes = barred = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        for _ in range(250):
+            if state.is_terminal():
+                break
+            if state.to_move is not None and state.to_move >= 0:
+                position = state.position
+                hushes += position.hush is not None
+                barred += bool(state.barred_moves)
+                for net in nets:
+                    for seat in (0, 1):
+                        expected = shoo_jit.LEARNED_CAP * net.value_of([state], seat)[0]
+                        assert kernel.learned_value(net, state, seat) == pytest.approx(expected, abs=1e-5)
+                        checked += 1
+            moves = state.legal_moves()
+            hush = HUSH_MOVE in moves and rng.random() < 0.7  # hushes, so that moves are barred
+            state = state.play(HUSH_MOVE if hush else moves[rng.randrange(len(moves))])
+    assert checked > 1000
+    if preset != "towers":  # (towers has no hush; under the penalties a hushed move is never barred)
+        assert hushes
+    if preset == "designers":
+        assert barred
+    with pytest.raises(ValueError, match="seat is 0 or 1"):
+        kernel.learned_value(nets[0], game.new_initial_state(), 2)
+
+
+def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
+    """At depth 1 each root move's value is the network's value of the position after it for the side
+    to move there, from the searcher's side; so the search plays as greedy with the network does."""
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+    from shogames.games.shoo import _jit as shoo_jit
+
+    game = make("shoo")
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    net = _shoo_network(prior=True, seed=9)
+    searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
+    state = game.new_initial_state()
+    checked = 0
+    for ply in range(40):
+        if state.is_terminal():
+            break
+        seat = state.to_move
+        if seat is None or seat < 0:
+            state = state.play(state.legal_moves()[0])
+            continue
+        result = searcher.search(state, work=10**9)
+        for move, score in result.scores.items():
+            after = state.play(move)
+            if after.is_terminal():
+                continue
+            mover = after.to_move
+            assert mover is not None and mover >= 0
+            value = shoo_jit.LEARNED_CAP * net.value_of([after], mover)[0]
+            assert score == pytest.approx(value if mover == seat else -value, abs=1e-5)
+            checked += 1
+        moves = state.legal_moves()
+        state = state.play(moves[(ply * 7919) % len(moves)])
+    assert checked > 300
+
+
 def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:
     from shogames.core.kernel import KernelUnavailableError
 
     game = make("shobu")
     if game.kernel is None:
         pytest.skip("no Shobu kernel here")
-    agent = build_agent("kernel-alphabeta:nodes=2000,value=learned", seed=1)
-    agent.check_game(game)
-    state = game.new_initial_state()
-    assert agent.select_move(state) in state.legal_moves()
+    for game in (game, make("shoo")):
+        agent = build_agent("kernel-alphabeta:nodes=2000,value=learned", seed=1)
+        agent.check_game(game)
+        state = game.new_initial_state()
+        while state.to_move is not None and state.to_move < 0:  # Shoo's toss
+            state = state.play(state.legal_moves()[0])
+        assert agent.select_move(state) in state.legal_moves()
     sho = make("sho")
     with pytest.raises((WeightsError, KernelUnavailableError), match="Sho"):
         build_agent("kernel-alphabeta:value=learned", seed=1).check_game(sho)

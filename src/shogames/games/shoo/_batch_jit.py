@@ -204,24 +204,6 @@ def action_of(st, board, code):
 
 
 @njit(cache=True)
-def repetitions(st, hist):
-    """How often the standing position (the last history column) was seen before in its epoch."""
-    last = st[jit.NHIST] - 1
-    seen = 0
-    for i in range(st[jit.HBASE], last):
-        if hist[jit.HASH_ROW, i] != hist[jit.HASH_ROW, last]:
-            continue
-        same = True
-        for w in range(jit.KEY_WORDS):
-            if hist[w, i] != hist[w, last]:
-                same = False
-                break
-        if same:
-            seen += 1
-    return seen
-
-
-@njit(cache=True)
 def mark(out, plane, square, flip):
     out[plane * CELLS + (CELLS - 1 - square if flip else square)] = 1.0
 
@@ -272,7 +254,7 @@ def observe_row(st, hist, cfg, seat, out):
         if jit.field(barred, 4) >= 0:
             mark(out, 19, jit.field(barred, 4), flip)
     if st[jit.PHASE] == jit.PLAY:
-        fill(out, 20, repetitions(st, hist) / 2.0)
+        fill(out, 20, jit.repetitions(st, hist) / 2.0)
     fill(out, 21, st[jit.PASSES] / 2.0)
     fill(out, 22, 1.0 if jit.seat_to_move(st) == seat else 0.0)
     fill(out, 23, 1.0 if own == 0 else 0.0)

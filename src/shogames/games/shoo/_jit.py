@@ -1434,6 +1434,142 @@ def evaluate(st, weights):
     return value if st[SOUTH] == 0 else -value
 
 
+# --- The learned evaluation --------------------------------------------------------------------------
+
+LEARNED_CAP = 0.95
+"""The learned evaluation's values are ``LEARNED_CAP * v``, ``v`` the network's (-1 .. 1): within the
+hand-written evaluation's bound (``EVALUATION_WEIGHTS.cap``), below a win's value and below the 0.99 at
+which iterative deepening takes a result as forced. Scaling keeps the network's order of positions."""
+
+
+@njit(cache=True)
+def add_squares(acc, rows, plane, lo, hi, flip):
+    """Add to ``acc`` the first-layer row of each square of ``lo | hi`` in ``plane`` (turned if ``flip``)."""
+    hidden = acc.shape[0]
+    while lo | hi:
+        square, lo, hi = pop_square(lo, hi)
+        row = rows[plane, NONE - 1 - square if flip else square]
+        for j in range(hidden):
+            acc[j] += row[j]
+
+
+@njit(cache=True)
+def add_plane(acc, sums, plane, value):
+    """Add ``value`` times ``plane``'s first-layer rows summed (a plane of one number everywhere)."""
+    if value != 0.0:
+        row = sums[plane]
+        for j in range(acc.shape[0]):
+            acc[j] += value * row[j]
+
+
+@njit(cache=True)
+def repetitions(st, hist):
+    """How often the standing position (the last history column) was seen before in its epoch.
+
+    The observation's plane "repetitions of this position" (the reference's ``history.count``).
+    """
+    last = st[NHIST] - 1
+    seen = 0
+    for i in range(st[HBASE], last):
+        if hist[HASH_ROW, i] != hist[HASH_ROW, last]:
+            continue
+        same = True
+        for w in range(KEY_WORDS):
+            if hist[w, i] != hist[w, last]:
+                same = False
+                break
+        if same:
+            seen += 1
+    return seen
+
+
+@njit(cache=True)
+def learned_value(st, hist, cfg, weights, net, seat):
+    """The learned evaluation's value (-1 .. 1) of a position going on, for ``seat``.
+
+    :data:`LEARNED_CAP` times the value of the network of ``shogames.learning.network`` over the
+    observation ``ShooState.observation_tensor`` gives ``seat`` (``_batch_jit.observe_row``'s planes),
+    built here from the state's words: ``net`` is (``rows``: the first layer by plane, cell and
+    hidden unit; ``sums``: each plane's rows summed, for the planes of one number; ``base``: for the
+    observer playing South and North, ``b1`` with the rows of the planes that side fixes (the two home
+    areas, "observer plays South"); ``u1``, ``w2``; ``head``: ``b2``, ``c`` and 1 where the hand-written
+    evaluation is an input; ``acc``: room for the hidden layer), as
+    :func:`shogames.games.shoo.kernel.compiled_network` lays a ``ValueNet`` out. Only the squares that
+    hold something are added, so a position costs a few dozen rows, not the 2,106 inputs.
+    """
+    rows, sums, base, u1, w2, head, acc = net
+    hidden = acc.shape[0]
+    own = 0 if seat == st[SOUTH] else 1
+    for j in range(hidden):  # b1 and the planes fixed by the observer's side (homes, plays South)
+        acc[j] = base[own, j]
+    other = 1 - own
+    flip = own == 1
+    mounted_lo = st[MOUNTED]
+    mounted_hi = st[MOUNTED + 1]
+    own_lo = st[TRAV + 2 * own]
+    own_hi = st[TRAV + 2 * own + 1]
+    other_lo = st[TRAV + 2 * other]
+    other_hi = st[TRAV + 2 * other + 1]
+    add_squares(acc, rows, 0, own_lo & ~mounted_lo, own_hi & ~mounted_hi, flip)
+    add_squares(acc, rows, 1, own_lo & mounted_lo, own_hi & mounted_hi, flip)
+    add_squares(acc, rows, 2, other_lo & ~mounted_lo, other_hi & ~mounted_hi, flip)
+    add_squares(acc, rows, 3, other_lo & mounted_lo, other_hi & mounted_hi, flip)
+    held = st[HELD]
+    if held >= 0:
+        add_squares(acc, rows, 4, st[HORSES] & ~BIT[0, held], st[HORSES + 1] & ~BIT[1, held], flip)
+        # the horse is held by the side that moved last
+        add_squares(acc, rows, 5 if st[SIDE] == other else 6, BIT[0, held], BIT[1, held], flip)
+    else:
+        add_squares(acc, rows, 4, st[HORSES], st[HORSES + 1], flip)
+    add_plane(acc, sums, 9, st[SH0 + own] / 9.0)
+    add_plane(acc, sums, 10, st[ST0 + own] / 9.0)
+    add_plane(acc, sums, 11, st[PA0 + own] / 9.0)
+    add_plane(acc, sums, 12, st[SH0 + other] / 9.0)
+    add_plane(acc, sums, 13, st[ST0 + other] / 9.0)
+    add_plane(acc, sums, 14, st[PA0 + other] / 9.0)
+    if st[SHOO] >= 0:
+        add_squares(acc, rows, 15, BIT[0, st[SHOO]], BIT[1, st[SHOO]], flip)
+    code = st[HUSH]
+    if code != 0:
+        to = field(code, 25)
+        origin = field(code, 4)
+        if to >= 0:
+            add_squares(acc, rows, 16, BIT[0, to], BIT[1, to], flip)
+        if origin >= 0:
+            add_squares(acc, rows, 17, BIT[0, origin], BIT[1, origin], flip)
+    to_lo = 0
+    to_hi = 0
+    from_lo = 0
+    from_hi = 0
+    for i in range(st[NBARRED]):
+        barred = st[BARRED + i]
+        to = field(barred, 25)
+        origin = field(barred, 4)
+        if to >= 0:
+            to_lo |= BIT[0, to]
+            to_hi |= BIT[1, to]
+        if origin >= 0:
+            from_lo |= BIT[0, origin]
+            from_hi |= BIT[1, origin]
+    add_squares(acc, rows, 18, to_lo, to_hi, flip)
+    add_squares(acc, rows, 19, from_lo, from_hi, flip)
+    if st[PHASE] == PLAY:
+        add_plane(acc, sums, 20, repetitions(st, hist) / 2.0)
+    add_plane(acc, sums, 21, st[PASSES] / 2.0)
+    add_plane(acc, sums, 22, 1.0 if seat_to_move(st) == seat else 0.0)
+    add_plane(acc, sums, 24, 0.0 if st[PHASE] == PLAY else 1.0)
+    add_plane(acc, sums, 25, st[MOVES] / cfg[C_MAX_TURNS])
+    prior = 0.0
+    if head[2] != 0.0:
+        prior = evaluate(st, weights)
+        if seat != 0:
+            prior = -prior
+    out = head[0] + head[1] * prior
+    for j in range(hidden):
+        out += w2[j] * math.tanh(acc[j] + prior * u1[j])
+    return LEARNED_CAP * math.tanh(out)
+
+
 # --- Whole loops -----------------------------------------------------------------------------------
 
 
@@ -1625,14 +1761,15 @@ def perspective(st, root_seat):
 @njit(cache=True)
 def negamax(
     st, hist, depth, alpha, beta, ply, ctx, deadline, cfg, weights, tt_keys, tt_info, tt_move, tt_value,
-    history, moves, scores, children, saved, key, units,
+    history, moves, scores, children, saved, key, units, net,
 ):  # fmt: skip
     """The value of ``st`` from its :func:`perspective`, searched ``depth`` decisions with alpha-beta.
 
     The agents' values: the searching seat's return at the end (a win discounted by the plies it takes),
-    the evaluation at the horizon. Negamax flips the sign only where the seat to move changes (a HUSH
-    under ``hush=optional`` hands the move back to the hushed side; under the penalties the hushing side
-    moves again).
+    the evaluation at the horizon: the hand-written one, or where ``net`` holds a network (its ``b1`` is
+    not empty) the learned one (:func:`learned_value`) for the side to move there. Negamax flips the sign
+    only where the seat to move changes (a HUSH under ``hush=optional`` hands the move back to the hushed
+    side; under the penalties the hushing side moves again).
     """
     if common.out_of_budget(ctx, deadline):
         return 0.0
@@ -1645,6 +1782,9 @@ def negamax(
         return value if seat == root_seat else -value
     sign = perspective(st, root_seat)
     if depth <= 0 or ply >= MAX_PLY - 1:
+        mover = seat_to_move(st)
+        if net[2].shape[0] > 0 and mover >= 0:  # the learned evaluation, for the side to move
+            return learned_value(st, hist, cfg, weights, net, mover)
         value = evaluate(st, weights)
         return sign * (value if root_seat == 0 else -value)
 
@@ -1697,12 +1837,12 @@ def negamax(
         if perspective(child, root_seat) == sign:
             value = negamax(
                 child, hist, depth - 1, alpha, beta, ply + 1, ctx, deadline, cfg, weights, tt_keys, tt_info,
-                tt_move, tt_value, history, moves, scores, children, saved, key, units,
+                tt_move, tt_value, history, moves, scores, children, saved, key, units, net,
             )  # fmt: skip
         else:
             value = -negamax(
                 child, hist, depth - 1, -beta, -alpha, ply + 1, ctx, deadline, cfg, weights, tt_keys,
-                tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units,
+                tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units, net,
             )  # fmt: skip
         hist[:, last] = keep
         if ctx[C_ABORT]:
@@ -1731,7 +1871,7 @@ def negamax(
 @njit(cache=True)
 def alphabeta(
     start, start_hist, root_moves, max_depth, node_limit, seconds, cfg, weights, tt_keys, tt_info, tt_move,
-    tt_value, history, generation, root_scores, stats,
+    tt_value, history, generation, root_scores, stats, net,
 ):  # fmt: skip
     """Iterative deepening negamax from ``start`` over ``root_moves`` (an order that breaks ties).
 
@@ -1739,7 +1879,8 @@ def alphabeta(
     of ``root_moves`` as given) and ``stats`` with (nodes, depth completed); returns (best move index,
     its value). The first iteration always completes; later ones stop when ``node_limit`` nodes (0: no
     limit) or ``seconds`` (0: no limit) are spent, keeping the previous iteration's move unless a move
-    searched since beat it. Stops early on a forced result (|value| > 0.99).
+    searched since beat it. Stops early on a forced result (|value| > 0.99). ``net``: the learned
+    evaluation laid out for :func:`learned_value`, or its arrays empty for the hand-written one.
     """
     n = root_moves.shape[0]
     ctx = np.zeros(CTX_SIZE, dtype=np.int64)
@@ -1774,12 +1915,12 @@ def alphabeta(
             if perspective(child, ctx[C_ROOT_SEAT]) == 1.0:
                 value = negamax(
                     child, hist, depth - 1, alpha, INF, first_ply, ctx, deadline, cfg, weights, tt_keys,
-                    tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units,
+                    tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units, net,
                 )  # fmt: skip
             else:
                 value = -negamax(
                     child, hist, depth - 1, -INF, -alpha, first_ply, ctx, deadline, cfg, weights, tt_keys,
-                    tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units,
+                    tt_info, tt_move, tt_value, history, moves, scores, children, saved, key, units, net,
                 )  # fmt: skip
             hist[:, last] = keep
             if ctx[C_ABORT]:

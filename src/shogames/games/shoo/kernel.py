@@ -39,6 +39,8 @@ from shogames.core.perft import check_perft_depth
 from shogames.core.protocol import Game, State
 from shogames.games.shoo import (
     EVALUATION_WEIGHTS,
+    HOME_MASKS,
+    OBSERVATION_PLANES,
     HushContext,
     ShooGame,
     ShooMove,
@@ -411,6 +413,35 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
         self.check_search_options(options)
         return ShooAlphaBeta(self, seed=seed, depth=depth)
 
+    def learned_alphabeta(
+        self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShooAlphaBeta:
+        """The compiled alpha-beta with ``network`` (a ``ValueNet``) at the horizon, not the race count."""
+        network.check_game(self.game)
+        self.check_search_options(options)
+        return ShooAlphaBeta(self, seed=seed, depth=depth, network=network)
+
+    def learned_value(self, network: Any, state: State[Any], seat: int) -> float:
+        """The compiled learned evaluation of ``state`` (not over) for ``seat``, as the search's horizon.
+
+        ``_jit.LEARNED_CAP`` times ``network.value_of([state], seat)``, in float64.
+
+        Raises:
+            ValueError: the game is over at ``state``, or ``seat`` is not 0 or 1.
+        """
+        network.check_game(self.game)
+        if state.is_terminal():
+            raise ValueError("the learned evaluation values positions going on; this game is over")
+        if seat not in (0, 1):
+            raise ValueError(f"seat is 0 or 1, got {seat}")
+        start, columns = self._encoded(state)
+        hist = jit.new_history(columns, 1)
+        return float(
+            jit.learned_value(
+                start[: jit.SIZE].copy(), hist, self.cfg, self.weights, compiled_network(network), seat
+            )
+        )
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShooMCTS:
         """The compiled MCTS searcher (:class:`ShooMCTS`)."""
         return ShooMCTS(self, seed=seed, c=c)
@@ -658,18 +689,29 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
         seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
         depth: the deepest iteration (at most 62).
         table_bits: the table has ``2 ** table_bits`` entries (about 120 bytes each).
+        network: a learned evaluation (a ``ValueNet`` over Shoo's observation) to value the horizon with,
+            for the side to move there (:func:`shogames.games.shoo._jit.learned_value`), instead of the
+            race count; ``None`` for the race count.
     """
 
     chance_hint = "play the toss first"
 
     def __init__(
-        self, kernel: ShooKernel, *, seed: int | None = None, depth: int = 64, table_bits: int = 18
+        self,
+        kernel: ShooKernel,
+        *,
+        seed: int | None = None,
+        depth: int = 64,
+        table_bits: int = 18,
+        network: Any = None,
     ) -> None:
         super().__init__(
             kernel, seed=seed, depth=depth, table_bits=table_bits, key_words=jit.TT_WORDS, key_dtype=np.int64,
             history_size=1 << 16, with_move=True,
         )  # fmt: skip
         self.depth = min(depth, jit.MAX_PLY - 2)
+        self.net = compiled_network(network)
+        """The network as the compiled search reads it (empty arrays: the race count)."""
 
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
@@ -680,9 +722,47 @@ class ShooAlphaBeta(TableAlphaBeta[ShooKernel, ShooMove]):
         keys, info, values, history, generation = self.tables()
         index, value = jit.alphabeta(
             start[: jit.SIZE].copy(), columns, codes, min(depth, jit.MAX_PLY - 2), *budget, kernel.cfg,
-            kernel.weights, keys, info, self._tt_move, values, history, generation, *out,
+            kernel.weights, keys, info, self._tt_move, values, history, generation, *out, self.net,
         )  # fmt: skip
         return int(index), float(value)
+
+
+HOME_SQUARES: Final = tuple(
+    tuple(square for square in range(jit.NONE) if mask >> square & 1) for mask in HOME_MASKS
+)
+"""Each side's home area (South's, then North's) as squares, for :func:`compiled_network`."""
+
+
+def compiled_network(network: Any) -> tuple[NDArray[np.float64], ...]:
+    """``network``'s arrays laid out for the compiled search (:func:`shogames.games.shoo._jit.learned_value`).
+
+    The first layer by plane, cell and hidden unit (the observation's order), each plane's rows summed
+    (for the planes that hold one number everywhere), for the observer playing South and North ``b1``
+    with the rows of the planes that fixes (the home areas seen from that side, "observer plays
+    South"), ``u1``, ``w2``, then ``b2``, ``c`` and 1 where the hand-written evaluation is an input, and
+    room for the hidden layer; all float64, the search's sums. ``None`` gives arrays of length 0 (the
+    race count).
+    """
+    planes, cells = len(OBSERVATION_PLANES), jit.NONE
+    if network is None:
+        empty = np.zeros(0)
+        return (
+            np.zeros((planes, cells, 0)), np.zeros((planes, 0)), np.zeros((2, 0)), empty, empty, np.zeros(3),
+            empty,
+        )  # fmt: skip
+    a = {name: array.astype(np.float64) for name, array in network.arrays.items()}
+    hidden = a["w1"].shape[1]
+    rows = np.ascontiguousarray(a["w1"].reshape(planes, cells, hidden))
+    home_plane = {name: OBSERVATION_PLANES.index(name) for name in ("own home area", "opponent home area")}
+    south_plane = OBSERVATION_PLANES.index("observer plays South")
+    base = np.zeros((2, hidden))
+    for own in (0, 1):  # 0: the observer plays South (side 0), whose view is not turned
+        base[own] = a["b1"] + (rows[south_plane].sum(axis=0) if own == 0 else 0.0)
+        for plane, side in ((home_plane["own home area"], own), (home_plane["opponent home area"], 1 - own)):
+            for square in HOME_SQUARES[side]:
+                base[own] += rows[plane, cells - 1 - square if own == 1 else square]
+    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0])
+    return (rows, rows.sum(axis=1), base, a["u1"], a["w2"], head, np.zeros(hidden))
 
 
 class ShooMCTS(CompiledMCTS[ShooKernel, ShooMove]):
