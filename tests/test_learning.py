@@ -336,7 +336,8 @@ def test_shoo_kernel_values_a_position_as_the_network_does(preset: str) -> None:
                 for net in nets:
                     for seat in (0, 1):
                         expected = shoo_jit.LEARNED_CAP * net.value_of([state], seat)[0]
-                        assert kernel.learned_value(net, state, seat) == pytest.approx(expected, abs=1e-5)
+                        # (the hidden layer's tanh is interpolated in a table, to within 2e-6)
+                        assert kernel.learned_value(net, state, seat) == pytest.approx(expected, abs=1e-4)
                         checked += 1
             moves = state.legal_moves()
             hush = HUSH_MOVE in moves and rng.random() < 0.7  # hushes, so that moves are barred
@@ -380,7 +381,7 @@ def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
             mover = after.to_move
             assert mover is not None and mover >= 0
             value = shoo_jit.LEARNED_CAP * net.value_of([after], mover)[0]
-            assert score == pytest.approx(value if mover == seat else -value, abs=1e-5)
+            assert score == pytest.approx(value if mover == seat else -value, abs=1e-4)
             checked += 1
         moves = state.legal_moves()
         state = state.play(moves[(ply * 7919) % len(moves)])
@@ -393,10 +394,10 @@ def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:
     game = make("shobu")
     if game.kernel is None:
         pytest.skip("no Shobu kernel here")
-    for game in (game, make("shoo")):
+    for played in (game, make("shoo")):
         agent = build_agent("kernel-alphabeta:nodes=2000,value=learned", seed=1)
-        agent.check_game(game)
-        state = game.new_initial_state()
+        agent.check_game(played)
+        state = played.new_initial_state()
         while state.to_move is not None and state.to_move < 0:  # Shoo's toss
             state = state.play(state.legal_moves()[0])
         assert agent.select_move(state) in state.legal_moves()

@@ -625,3 +625,25 @@ def report(links, values, pool, root_moves, seat, visits_out, values_out):
                     best_index = r
                 break
     return best_index
+
+
+# --- Learned evaluations ------------------------------------------------------------------------------
+
+TANH_STEPS = 256
+"""Points of :data:`TANH_TABLE` per unit: linear interpolation between them is within 2e-6 of tanh."""
+TANH_TABLE = np.tanh(np.arange(-8 * TANH_STEPS, 8 * TANH_STEPS + 2) / TANH_STEPS)
+"""tanh from -8 to 8 (and one step past): a learned evaluation's hidden layer, several times as fast as
+libm's."""
+
+
+@njit(cache=True, inline="always")
+def table_tanh(x):
+    """tanh(x) to within 2e-6: interpolated in :data:`TANH_TABLE`, +-1 to within 3e-7 beyond +-8."""
+    if x >= 8.0:
+        return 1.0
+    if x <= -8.0:
+        return -1.0
+    f = (x + 8.0) * TANH_STEPS
+    i = int(f)
+    low = TANH_TABLE[i]
+    return low + (f - i) * (TANH_TABLE[i + 1] - low)

@@ -55,6 +55,7 @@ from shogames.kernels.common import (
     pick_next,
     popcount,
     splitmix,
+    table_tanh,
 )
 
 U64 = np.uint64
@@ -743,25 +744,6 @@ def score_value(score):
 
 LEARNED_SCALE = 1000.0
 """A learned value ``v`` (-1 .. 1) is the score ``round(LEARNED_SCALE * v)``: whole, and far from a win's."""
-
-
-TANH_STEPS = 256
-"""Points of :data:`TANH_TABLE` per unit: linear interpolation between them is within 2e-6 of tanh."""
-TANH_TABLE = np.tanh(np.arange(-8 * TANH_STEPS, 8 * TANH_STEPS + 2) / TANH_STEPS)
-"""tanh from -8 to 8 (and one step past): the hidden layer's activations, 10 times faster than libm's."""
-
-
-@njit(cache=True, inline="always")
-def table_tanh(x):
-    """tanh(x) to within 2e-6: interpolated in :data:`TANH_TABLE`, +-1 to within 3e-7 beyond +-8."""
-    if x >= 8.0:
-        return 1.0
-    if x <= -8.0:
-        return -1.0
-    f = (x + 8.0) * TANH_STEPS
-    i = int(f)
-    low = TANH_TABLE[i]
-    return low + (f - i) * (TANH_TABLE[i + 1] - low)
 
 
 @njit(cache=True, inline="always")

@@ -1448,9 +1448,9 @@ def add_squares(acc, rows, plane, lo, hi, flip):
     hidden = acc.shape[0]
     while lo | hi:
         square, lo, hi = pop_square(lo, hi)
-        row = rows[plane, NONE - 1 - square if flip else square]
+        cell = NONE - 1 - square if flip else square
         for j in range(hidden):
-            acc[j] += row[j]
+            acc[j] += rows[plane, cell, j]
 
 
 @njit(cache=True)
@@ -1566,7 +1566,7 @@ def learned_value(st, hist, cfg, weights, net, seat):
             prior = -prior
     out = head[0] + head[1] * prior
     for j in range(hidden):
-        out += w2[j] * math.tanh(acc[j] + prior * u1[j])
+        out += w2[j] * common.table_tanh(acc[j] + prior * u1[j])
     return LEARNED_CAP * math.tanh(out)
 
 
