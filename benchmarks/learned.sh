@@ -6,8 +6,10 @@
 # opening (the plies the training's measures used: 4 in Shobu and Shoo) played once with each agent in
 # each seat. Usage:
 #   bash benchmarks/learned.sh [--jobs N] [GAME...]     (default: every game that ships a value.npz)
-# A match whose results.json exists is skipped, so an interrupted run resumes. Results go to
-# docs/strength/<game>/learned/<match>/ (results.md, results.json, ratings.png; games.txt is git-ignored).
+# A match whose results.json exists is skipped, and one stopped halfway goes on from its finished games
+# (the arena's --resume; played.jsonl is committed, so a match can span sessions). Results go to
+# docs/strength/<game>/learned/<match>/ (results.md, results.json, ratings.png, played.jsonl; games.txt is
+# git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -25,9 +27,11 @@ match() {  # match GAME NAME SETTINGS OPENING AGENT...
     local game="$1" name="$2" settings="$3" opening="$4"
     shift 4
     local out="docs/strength/$game/learned/$name"
+    local resume=()
+    [ -f "$out/played.jsonl" ] && resume=(--resume)
     if [ ! -f "$out/results.json" ]; then
         .venv/bin/shogames arena "$game" --settings "$settings" --agents "$@" --games 200 --opening "$opening" \
-            --jobs "$jobs" --seed 1 --out "$out"
+            --jobs "$jobs" --seed 1 --out "$out" "${resume[@]}"
     fi
 }
 for game in "${games[@]}"; do
@@ -37,8 +41,10 @@ for game in "${games[@]}"; do
     opening=$(.venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_path; from shogames.learning.network import ValueNet; print(ValueNet.load(shipped_path(make(sys.argv[1])).read_bytes())[0].info["options"]["opening"])' "$game")
     match "$game" greedy "$settings" "$opening" greedy:value=learned greedy
     # Alpha-beta with the learned evaluation at the horizon, where the game's kernel runs it: at the same
-    # budget, at about the same time (the material search looks 2.7 times as many positions a second on
-    # this machine: python benchmarks/learned_speed.py), and with 4 times the positions for the material.
+    # budget, at about the same time (Shobu's material search looks 2.7 times as many positions a second
+    # as its learned one on this machine, Shoo's race count 1.2-1.5 times: python
+    # benchmarks/learned_speed.py --game GAME; the same budgets for both games, so Shoo's "equal time"
+    # gives the race count more), and with 4 times the positions for the hand-written evaluation.
     if .venv/bin/python -c 'import sys; from shogames.core.registry import make; from shogames.learning.shipped import shipped_value; g = make(sys.argv[1]); sys.exit(g.kernel is None or g.kernel.learned_alphabeta(shipped_value(g)) is None)' "$game"; then
         match "$game" alphabeta-30000 "$settings" 4 kernel-alphabeta:nodes=30000,value=learned \
             kernel-alphabeta:nodes=30000
