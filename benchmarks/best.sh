@@ -6,7 +6,7 @@
 #   bash benchmarks/best.sh [--jobs N] [GAME...]     (default: every game of the table below)
 # The strongest level is written out as its spec, so the games of a match stay one player's even if the
 # level changes later: a folder whose games another spec played stops the script, which says so (move
-# that folder aside, and a new match starts). A match whose results.json exists
+# that folder aside, and a new match starts). A match whose results.json holds 200 games
 # is skipped, and one stopped halfway goes on from its finished games (the arena's --resume; played.jsonl
 # is committed, so a match can span sessions and checkouts). Results go to
 # docs/strength/<game>/best/master-vs-<opponent>/ (results.md, results.json, ratings.png, played.jsonl).
@@ -43,7 +43,10 @@ for game in "${games[@]}"; do
             "move that folder aside (its figures stay in the docs) and run again" >&2
         exit 2
     fi
-    if [ -f "$out/results.json" ]; then
+    # Done once its results hold 200 games (a run of fewer, such as the ladder's step that shares
+    # Shogammon's games, goes on to 200).
+    if [ -f "$out/results.json" ] && [ "$(.venv/bin/python -c \
+        'import json, sys; print(json.load(open(sys.argv[1]))["games_per_pair"])' "$out/results.json")" -ge 200 ]; then
         continue
     fi
     resume=()

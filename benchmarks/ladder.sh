@@ -57,12 +57,18 @@ for game in "${games[@]}"; do
             # A step first played by the specs written out goes on with them (the same games).
             agents=("$level" "$weaker")
             resume=()
+            target="$count"
             if [ -f "$out/played.jsonl" ]; then
                 resume=(--resume)
                 read -r -a agents < <(head -n 1 "$out/played.jsonl" | .venv/bin/python -c \
                     'import json, sys; print(*json.loads(sys.stdin.read())["run"]["agents"])')
+                # A run begun for more games (Shogammon's master step is its 200-game match against
+                # today's best: the same games) goes on to its own count.
+                target=$(head -n 1 "$out/played.jsonl" | .venv/bin/python -c \
+                    'import json, sys; print(max(int(sys.argv[1]), json.loads(sys.stdin.read())["run"]["games_per_pair"]))' \
+                    "$count")
             fi
-            .venv/bin/shogames arena "$game" --agents "${agents[@]}" --games "$count" --opening 4 \
+            .venv/bin/shogames arena "$game" --agents "${agents[@]}" --games "$target" --opening 4 \
                 --jobs "$jobs" --seed 1 --out "$out" "${resume[@]}"
         fi
         [ "$level" = "$top" ] && break

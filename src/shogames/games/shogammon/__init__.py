@@ -433,9 +433,9 @@ class ShogammonGame(Game["ShogammonState"]):
     display_order = 4
     agent_levels: ClassVar[Mapping[str, str]] = {
         "easy": "kernel-alphabeta:depth=1,noise=0.25",
-        "medium": "kernel-alphabeta:nodes=300",
-        "hard": "kernel-alphabeta:nodes=50000",
-        "expert": "kernel-alphabeta:nodes=200000",
+        "medium": "kernel-alphabeta:depth=1,noise=0.1",
+        "hard": "kernel-alphabeta:nodes=300",
+        "expert": "kernel-alphabeta:nodes=50000",
         "master": "kernel-alphabeta:nodes=1000000",
     }
     reference_levels: ClassVar[Mapping[str, str]] = {
