@@ -1,15 +1,17 @@
-"""Where Shobu's learned evaluation differs from the hand-written one, and why (docs/strength.md).
+"""Where a game's learned evaluation differs from the hand-written one, and why (docs/strength.md).
 
-    python benchmarks/learned_positions.py [--games 40] [--show 3]
+    python benchmarks/learned_positions.py [--game shobu] [--games 40] [--show 3]
 
 1. Plays ``--games`` games of greedy (hand-written) against itself from 4-ply random openings and, at
    each position, asks both evaluations for their move (one-turn greedy). Prints the ``--show``
-   positions where the two moves differ most in the learned value, with both moves and both values.
-2. Measures what the network pays for a stone's square: over the same positions, each stone of the side
-   to move on a board's edge is moved (in the observation) to an empty central square of its board, and
-   the change of the network's value is averaged, apart for the mover's home boards and the opponent's.
-   The material is unchanged by such a move, so the prior (the hand-written evaluation) is too: the
-   change is what the network learned beyond it.
+   positions where the two moves differ most in the learned value, with both moves and both values, and
+   how often the two choose differently. Any game that ships a learned evaluation.
+2. In Shobu, whose observation is stones on four boards, measures what the network pays for a stone's
+   square: over the same positions, each stone of the side to move on a board's edge is moved (in the
+   observation) to an empty central square of its board, and the change of the network's value is
+   averaged, apart for the mover's home boards and the opponent's. The material is unchanged by such a
+   move, so the prior (the hand-written evaluation) is too: the change is what the network learned
+   beyond it.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--game", default="shobu")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--show", type=int, default=3)
     options = parser.parse_args()
-    game = make("shobu")
+    game = make(options.game)
     net = shipped_value(game)
     positions = []
     for number in range(options.games):
@@ -73,6 +76,8 @@ def main() -> None:
             f" hand-written plays {state.move_to_text(theirs)} (learned {learned[b]:+.3f},"
             f" hand-written {written[b]:+.3f}); gap {gap:.3f}\n"
         )
+    if options.game != "shobu":
+        return
     changes: dict[str, list[float]] = {"own home boards": [], "opponent's home boards": []}
     for state in positions:
         seat = state.to_move
