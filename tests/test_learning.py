@@ -315,12 +315,14 @@ def test_shoo_kernel_values_a_position_as_the_network_does(preset: str) -> None:
     from shogames.core.kernel import KernelUnavailableError, require_kernel
     from shogames.games.shoo import HUSH_MOVE
     from shogames.games.shoo import _jit as shoo_jit
+    from shogames.games.shoo.kernel import ShooKernel
 
     game = make("shoo", preset=preset)
     try:
         kernel = require_kernel(game)
     except KernelUnavailableError as error:
         pytest.skip(str(error))
+    assert isinstance(kernel, ShooKernel)
     nets = [_shoo_network(prior=True, seed=3), _shoo_network(prior=False, seed=5)]
     rng = random.Random(preset)
     checked = hushes = barred = 0
@@ -364,6 +366,7 @@ def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
         pytest.skip(str(error))
     net = _shoo_network(prior=True, seed=9)
     searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
+    assert searcher is not None
     state = game.new_initial_state()
     checked = 0
     for ply in range(40):
