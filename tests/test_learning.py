@@ -314,8 +314,7 @@ def test_shoo_kernel_values_a_position_as_the_network_does(preset: str) -> None:
 
     from shogames.core.kernel import KernelUnavailableError, require_kernel
     from shogames.games.shoo import HUSH_MOVE
-    from shogames.games.shoo import _jit as shoo_jit
-    from shogames.games.shoo.kernel import ShooKernel
+    from shogames.games.shoo.kernel import LEARNED_CAP, ShooKernel
 
     game = make("shoo", preset=preset)
     try:
@@ -337,7 +336,7 @@ def test_shoo_kernel_values_a_position_as_the_network_does(preset: str) -> None:
                 barred += bool(state.barred_moves)
                 for net in nets:
                     for seat in (0, 1):
-                        expected = shoo_jit.LEARNED_CAP * net.value_of([state], seat)[0]
+                        expected = LEARNED_CAP * net.value_of([state], seat)[0]
                         # (the hidden layer's tanh is interpolated in a table, to within 2e-6)
                         assert kernel.learned_value(net, state, seat) == pytest.approx(expected, abs=1e-4)
                         checked += 1
@@ -357,7 +356,7 @@ def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
     """At depth 1 each root move's value is the network's value of the position after it for the side
     to move there, from the searcher's side; so the search plays as greedy with the network does."""
     from shogames.core.kernel import KernelUnavailableError, require_kernel
-    from shogames.games.shoo import _jit as shoo_jit
+    from shogames.games.shoo.kernel import LEARNED_CAP
 
     game = make("shoo")
     try:
@@ -383,7 +382,7 @@ def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
                 continue
             mover = after.to_move
             assert mover is not None and mover >= 0
-            value = shoo_jit.LEARNED_CAP * net.value_of([after], mover)[0]
+            value = LEARNED_CAP * net.value_of([after], mover)[0]
             assert score == pytest.approx(value if mover == seat else -value, abs=1e-4)
             checked += 1
         moves = state.legal_moves()

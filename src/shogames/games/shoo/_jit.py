@@ -1766,10 +1766,10 @@ def negamax(
     """The value of ``st`` from its :func:`perspective`, searched ``depth`` decisions with alpha-beta.
 
     The agents' values: the searching seat's return at the end (a win discounted by the plies it takes),
-    the evaluation at the horizon: the hand-written one, or where ``net`` holds a network (its ``b1`` is
-    not empty) the learned one (:func:`learned_value`) for the side to move there. Negamax flips the sign
-    only where the seat to move changes (a HUSH under ``hush=optional`` hands the move back to the hushed
-    side; under the penalties the hushing side moves again).
+    the evaluation at the horizon: the hand-written one, or where ``net`` holds a network (its hidden
+    layer is not empty) the learned one (:func:`learned_value`) for the side to move there. Negamax
+    flips the sign only where the seat to move changes (a HUSH under ``hush=optional`` hands the move
+    back to the hushed side; under the penalties the hushing side moves again).
     """
     if common.out_of_budget(ctx, deadline):
         return 0.0
@@ -1783,7 +1783,7 @@ def negamax(
     sign = perspective(st, root_seat)
     if depth <= 0 or ply >= MAX_PLY - 1:
         mover = seat_to_move(st)
-        if net[2].shape[0] > 0 and mover >= 0:  # the learned evaluation, for the side to move
+        if net[6].shape[0] > 0 and mover >= 0:  # the learned evaluation, for the side to move
             return learned_value(st, hist, cfg, weights, net, mover)
         value = evaluate(st, weights)
         return sign * (value if root_seat == 0 else -value)

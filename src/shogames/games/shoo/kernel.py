@@ -58,6 +58,8 @@ STATE_SIZE: Final = jit.SIZE
 """The length of a state array before its history rows."""
 KEY_WORDS: Final = jit.KEY_WORDS
 """The words of a history row (a standing position's repetition key)."""
+LEARNED_CAP: Final = jit.LEARNED_CAP
+"""The search's learned values are this times the network's (:meth:`ShooKernel.learned_value`)."""
 HIST_WORDS: Final = jit.HIST_WORDS
 """The words of a history column in the compiled loops (a row, then its hash)."""
 TRAV: Final = jit.TRAV
@@ -424,7 +426,7 @@ class ShooKernel(Kernel[ShooState, ShooMove]):
     def learned_value(self, network: Any, state: State[Any], seat: int) -> float:
         """The compiled learned evaluation of ``state`` (not over) for ``seat``, as the search's horizon.
 
-        ``_jit.LEARNED_CAP`` times ``network.value_of([state], seat)``, in float64.
+        :data:`LEARNED_CAP` times ``network.value_of([state], seat)``, in float64.
 
         Raises:
             ValueError: the game is over at ``state``, or ``seat`` is not 0 or 1.
