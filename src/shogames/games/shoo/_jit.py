@@ -1095,6 +1095,27 @@ def load_history(rows, hist):
 
 
 @njit(cache=True)
+def copies_before(hist, first, column):
+    """How many of the history's columns ``first`` .. ``column - 1`` hold column ``column``'s position.
+
+    Their hashes are compared first, and the whole keys only where the hashes match, so a hash collision
+    never counts.
+    """
+    seen = 0
+    for i in range(first, column):
+        if hist[HASH_ROW, i] != hist[HASH_ROW, column]:
+            continue
+        same = True
+        for w in range(KEY_WORDS):
+            if hist[w, i] != hist[w, column]:
+                same = False
+                break
+        if same:
+            seen += 1
+    return seen
+
+
+@njit(cache=True)
 def record(st, hist, check):
     """Push the position on the history (a new epoch when stable horses or pastures changed).
 
@@ -1112,20 +1133,8 @@ def record(st, hist, check):
         matches = 0
         for i in range(hashes.shape[0]):  # counted with no branch, from 0: LLVM vectorises this
             matches += np.int64(hashes[i] == h)
-        if matches >= 2:
-            seen = 0
-            for i in range(base, nh):
-                if hist[HASH_ROW, i] != h:
-                    continue
-                same = True
-                for w in range(KEY_WORDS):
-                    if hist[w, i] != hist[w, nh]:
-                        same = False
-                        break
-                if same:
-                    seen += 1
-            if seen >= 2:
-                st[END] = END_REPETITION
+        if matches >= 2 and copies_before(hist, base, nh) >= 2:
+            st[END] = END_REPETITION
     st[NHIST] = nh + 1
 
 
@@ -1468,19 +1477,7 @@ def repetitions(st, hist):
 
     The observation's plane "repetitions of this position" (the reference's ``history.count``).
     """
-    last = st[NHIST] - 1
-    seen = 0
-    for i in range(st[HBASE], last):
-        if hist[HASH_ROW, i] != hist[HASH_ROW, last]:
-            continue
-        same = True
-        for w in range(KEY_WORDS):
-            if hist[w, i] != hist[w, last]:
-                same = False
-                break
-        if same:
-            seen += 1
-    return seen
+    return copies_before(hist, st[HBASE], st[NHIST] - 1)
 
 
 @njit(cache=True)
@@ -1782,9 +1779,10 @@ def negamax(
         return value if seat == root_seat else -value
     sign = perspective(st, root_seat)
     if depth <= 0 or ply >= MAX_PLY - 1:
-        mover = seat_to_move(st)
-        if net[6].shape[0] > 0 and mover >= 0:  # the learned evaluation, for the side to move
-            return learned_value(st, hist, cfg, weights, net, mover)
+        if net[6].shape[0] > 0:  # the learned evaluation, for the side to move
+            mover = seat_to_move(st)
+            if mover >= 0:
+                return learned_value(st, hist, cfg, weights, net, mover)
         value = evaluate(st, weights)
         return sign * (value if root_seat == 0 else -value)
 
