@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from shogames.core.chance import sample_chance
 from shogames.core.kernel import require_kernel
 from shogames.core.protocol import CHANCE
 from shogames.core.registry import make
-from shogames.learning.choices import TURN_PLIES, ChoiceTraining, _decision
+from shogames.learning.choices import TIE_BREAK, TURN_PLIES, ChoiceTraining, _decision
 from shogames.learning.network import PARAMETERS, ValueNet
 from shogames.learning.td import TrainingOptions, new_training
 from test_learning_searched import _kernel_or_skip
@@ -111,3 +112,70 @@ def test_train_command_on_the_search_choices_says_how_in_its_weights(tmp_path: P
     assert net.info["options"]["labels"] == "choices"
     bad = run_cli(["train", "shobu", "--teacher", "50", "--labels", "moves", "--out", str(tmp_path / "bad")])
     assert bad.exit_code == 2 and "--labels" in bad.stderr
+    ties = ["--teacher", "50", "--labels", "ties"]
+    unbroken = run_cli(["train", "shobu", *ties, "--out", str(tmp_path / "ties")])
+    assert unbroken.exit_code == 2 and "needs the prior" in unbroken.stderr
+
+
+def test_a_tie_decision_holds_only_the_ends_the_evaluation_values_best() -> None:
+    """With ties, a decision is the search's turn and other ends of the turn tied with it for the best
+    hand-written value; where the best end is alone, there is no decision (and no search)."""
+    _kernel_or_skip("shogammon")
+    game = make("shogammon")
+    searcher = require_kernel(game).alphabeta()
+    assert searcher is not None
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    tied = alone = 0
+    while not state.is_terminal() and (tied < 3 or alone < 3):
+        if state.to_move == CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+            seat = state.to_move
+            assert seat is not None
+            ends = turn_ends(state, seat, TURN_PLIES)
+            if any(end.is_terminal() for end in ends):
+                break
+            values = sorted({round(end.evaluate()[seat], 9) for end in ends}, reverse=True)
+            best_ends = {end.key() for end in ends if end.evaluate()[seat] >= values[0] - 1e-9}
+            decision = _decision(state, seat, searcher, 200, 50, random.Random(2), ties=True)
+            if len(best_ends) < 2:
+                alone += 1
+                assert decision == []
+            elif decision:
+                tied += 1
+                assert [target for _, target in decision][:2] == [1.0, 0.0]
+                assert {position.key() for position, _ in decision} == best_ends  # 50 children: all
+            continue
+        state = state.play_unchecked(rng.choice(state.legal_moves()))
+    assert tied >= 3 and alone >= 3
+
+
+def test_a_tie_breaking_run_scales_its_network_to_decide_only_ties() -> None:
+    _kernel_or_skip("shogammon")
+    game = make("shogammon", max_turns=40)
+    with pytest.raises(ValueError, match="needs the prior"):
+        _options(labels="ties", prior=False).check()
+    training = new_training(game, _options(games=2, teacher=40, labels="ties", children=6))
+    assert isinstance(training, ChoiceTraining)
+    training.run()
+    assert training.decisions > 3
+    w2 = training.network.arrays["w2"]
+    assert math.isclose(float(np.abs(w2).sum()), TIE_BREAK, rel_tol=1e-3)
+    # The network ranks positions as the hand-written evaluation does wherever that one tells them
+    # apart by more than twice the correction, and still tells tied positions apart.
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    positions: list[Any] = []
+    while not state.is_terminal() and len(positions) < 60:
+        state = state.play_unchecked(rng.choice(state.legal_moves()))
+        if not state.is_terminal() and state.to_move != CHANCE:
+            positions.append(state)
+    network = training.network
+    learned = network.value_of(positions, 0)
+    written = [network.encode([position], 0)[1][0] for position in positions]
+    pairs = [(a, b) for a in range(len(positions)) for b in range(a)]
+    apart = [(a, b) for a, b in pairs if abs(written[a] - written[b]) > 2 * TIE_BREAK]
+    assert apart and all((learned[a] > learned[b]) == (written[a] > written[b]) for a, b in apart)
+    keys = [position.key() for position in positions]
+    level = [(a, b) for a, b in pairs if written[a] == written[b] and keys[a] != keys[b]]
+    assert any(learned[a] != learned[b] for a, b in level)

@@ -11,7 +11,8 @@ from shogames.core.protocol import Game, MoveT, State
 if TYPE_CHECKING:
     from shogames.learning.network import ValueNet
 
-_TIE = 1e-9
+TIE = 1e-9
+"""Values of two turns that differ by no more than this are a tie, broken by the seeded generator."""
 
 VALUES = ("rules", "learned")
 """What ``greedy:value=`` may name: the game's hand-written evaluation, or its shipped learned one."""
@@ -123,9 +124,9 @@ class GreedyAgent(Agent):
         values = iter(self._values(flat, seat))
         for move, group in zip(moves, ends, strict=True):
             value = max(next(values) for _ in group)
-            if value > best_value + _TIE:
+            if value > best_value + TIE:
                 best_value, best = value, [move]
-            elif value >= best_value - _TIE:
+            elif value >= best_value - TIE:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
 

@@ -30,6 +30,17 @@ The positions come in rounds of ``round`` games (:class:`~shogames.learning.td.T
   scale is the power of two at which the fresh network (with the prior: the hand-written evaluation) fits
   the choices best, so the prior starts as sure of its ranking as the data say it should be.
 
+With ``labels="ties"`` the network learns only to break the hand-written evaluation's ties. Where one
+turn's best ends are worth exactly the same to the hand-written evaluation (half of one-turn greedy's
+decisions in Shogammon, whose material counts whole pieces), greedy draws one at random; a correction
+learned over all the turn's ends is larger than the differences elsewhere and reorders what the
+hand-written evaluation ranks well. So a decision is labelled only where the turn's best ends tie
+(within :data:`~shogames.agents.greedy.TIE`) and the search's turn is one of them; its alternatives are
+the others of the tie (the turn is searched only there). The network needs the prior, and after each fit
+its output weights are scaled to add up to :data:`TIE_BREAK` in absolute value: the correction then
+moves no position's value by more than that, below every difference of the hand-written evaluation
+that is not a tie, so the network ranks as the hand-written evaluation does and decides only its ties.
+
 Everything random comes from the seed and the game's number, and each game searches with a searcher of
 its own, so a run resumed, or played in processes or on Ray, gives the same weights as an unbroken one.
 """
@@ -43,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from shogames.agents.greedy import turn_ends
+from shogames.agents.greedy import TIE, turn_ends
 from shogames.core.kernel import Searcher
 from shogames.core.protocol import Game, State
 from shogames.learning.searched import SearchTraining
@@ -54,6 +65,9 @@ TURN_PLIES = 3
 
 SCALES = tuple(2.0**k for k in range(11))
 """The logits' scales tried on the fresh network before each fit (1 to 1,024)."""
+
+TIE_BREAK = 1e-4
+"""With ``labels="ties"``: the most the learned correction moves a position's value (before the tanh)."""
 
 
 @dataclass
@@ -71,11 +85,14 @@ class ChoiceTraining(SearchTraining):
         """A new run for ``game``, checked to have a kernel alpha-beta to choose its moves with.
 
         Raises:
-            ValueError: ``options.teacher`` is 0 or ``options.labels`` is not ``choices``.
+            ValueError: ``options.teacher`` is 0, ``options.labels`` is neither ``choices`` nor
+                ``ties``, or ``ties`` without the prior.
             KernelUnavailableError: the game (or these settings) has no kernel alpha-beta.
         """
-        if options.labels != "choices":
-            raise ValueError("a run on the search's choices needs labels='choices'")
+        if options.labels not in ("choices", "ties"):
+            raise ValueError("a run on the search's choices needs labels='choices' or 'ties'")
+        if options.labels == "ties" and not options.prior:
+            raise ValueError("labels='ties' breaks the hand-written evaluation's ties: it needs the prior")
         return super().start(game, options, command=command)
 
     def _labelled(
@@ -86,12 +103,17 @@ class ChoiceTraining(SearchTraining):
         searcher: Searcher[Any],
         rng: random.Random,
     ) -> list[tuple[State[Any], int, float]]:
-        """At a turn's start, the search's turn (label 1) and other ends of the turn (0), for the mover."""
+        """At a turn's start, the search's turn (label 1) and other ends of the turn (0), for the mover.
+
+        With ``labels="ties"``, only where the turn's best ends tie, and only those ends.
+        """
         seat = state.to_move
         assert seat is not None and seat >= 0, "asked only where a seat is to move"
         if not new_turn or len(moves) < 2:
             return []
-        decision = _decision(state, seat, searcher, self.options.teacher, self.options.children, rng)
+        options = self.options
+        ties = options.labels == "ties"
+        decision = _decision(state, seat, searcher, options.teacher, options.children, rng, ties=ties)
         return [(position, seat, target) for position, target in decision]
 
     def fit(self) -> float:
@@ -114,6 +136,10 @@ class ChoiceTraining(SearchTraining):
                 loss, grads = network.choice_gradients(x[rows], p[rows], chosen[rows], self.scale)
                 adam.step(network, grads, options.learning_rate)
                 losses.append(loss)
+        if options.labels == "ties":
+            total = float(np.abs(network.arrays["w2"]).sum())
+            if total > 0:
+                network.arrays["w2"] = (network.arrays["w2"] * (TIE_BREAK / total)).astype(np.float32)
         self.network, self.adam = network, adam
         self.loss = float(np.mean(losses)) if losses else 0.0
         return self.loss
@@ -125,18 +151,31 @@ class ChoiceTraining(SearchTraining):
 
 
 def _decision(
-    state: State[Any], seat: int, searcher: Searcher[Any], nodes: int, children: int, rng: random.Random
+    state: State[Any],
+    seat: int,
+    searcher: Searcher[Any],
+    nodes: int,
+    children: int,
+    rng: random.Random,
+    *,
+    ties: bool = False,
 ) -> list[tuple[State[Any], float]]:
     """The turn the search plays from ``state`` (target 1) and up to ``children`` others (target 0).
 
     Empty where the turn's ends are fewer than two distinct positions or one of them ends the game (a
-    win at once the greedy agent always takes, whatever its evaluation).
+    win at once the greedy agent always takes, whatever its evaluation). With ``ties`` only the ends the
+    hand-written evaluation values best (within :data:`~shogames.agents.greedy.TIE`) count, and the
+    decision is empty where they are fewer than two or the search's turn is not one of them.
     """
     distinct: dict[Any, State[Any]] = {}
     for end in turn_ends(state, seat, TURN_PLIES):
         if end.is_terminal():
             return []
         distinct.setdefault(end.key(), end)
+    if ties:
+        values = {key: end.evaluate()[seat] for key, end in distinct.items()}
+        best = max(values.values())
+        distinct = {key: end for key, end in distinct.items() if values[key] >= best - TIE}
     if len(distinct) < 2:
         return []
     chosen = state

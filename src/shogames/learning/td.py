@@ -49,8 +49,9 @@ from shogames.core.settings import parse_settings_text
 from shogames.learning.network import PARAMETERS, ValueNet, WeightsError, return_scale, to_unit
 from shogames.match import play_game
 
-LABELS = ("values", "choices")
-"""What a run with a teacher fits the network to: the searched values, or the search's choices."""
+LABELS = ("values", "choices", "ties")
+"""What a run with a teacher fits the network to: the searched values, the search's choices, or its
+choices among the hand-written evaluation's ties."""
 
 MAX_PLIES = 2000
 """A self-play game still going after this many plies is cut off (and bootstrapped from its last value)."""
@@ -83,7 +84,9 @@ class TrainingOptions:
         epochs: with a teacher, the passes over all the labelled positions at the end of each round.
         labels: with a teacher, what the network is fitted to: ``values`` (the searched values of
             positions, :mod:`~shogames.learning.searched`) or ``choices`` (the turns the search plays,
-            ranked above the turn's other ends, :mod:`~shogames.learning.choices`).
+            ranked above the turn's other ends, :mod:`~shogames.learning.choices`) or ``ties`` (the
+            search's choices among the turn's ends that tie for the hand-written evaluation, the network
+            scaled to decide only those ties; needs ``prior``).
     """
 
     games: int = 2000
@@ -123,6 +126,10 @@ class TrainingOptions:
             (self.children >= 1, f"children is 1 or more, got {self.children}"),
             (self.epochs >= 1, f"epochs is 1 or more, got {self.epochs}"),
             (self.labels in LABELS, f"labels is one of {', '.join(LABELS)}, got {self.labels!r}"),
+            (
+                self.labels != "ties" or self.prior,
+                "labels ties breaks the hand-written evaluation's ties, so it needs the prior",
+            ),
         ]
         for ok, message in checks:
             if not ok:
@@ -554,12 +561,13 @@ def training_class(options: TrainingOptions) -> type[Training]:
     """The kind of run ``options`` asks for: TD(lambda) or, with a teacher, labels by search.
 
     :class:`Training`, :class:`~shogames.learning.searched.SearchTraining` (the searched values) or
-    :class:`~shogames.learning.choices.ChoiceTraining` (the search's choices); the latter two are
+    :class:`~shogames.learning.choices.ChoiceTraining` (the search's choices, or its choices among
+    ties); the latter two are
     imported here, because they build on this module.
     """
     if not options.teacher:
         return Training
-    if options.labels == "choices":
+    if options.labels in ("choices", "ties"):
         from shogames.learning.choices import ChoiceTraining
 
         return ChoiceTraining

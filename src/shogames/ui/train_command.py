@@ -91,7 +91,9 @@ def train_command(
     their positions labelled, and at each round's end a network is fitted afresh to all the labels, in
     EPOCHS passes. With --labels choices it is fitted instead to the search's choices: at each turn's
     start the search plays the turn, and the network learns to rank the position it ends in above
-    CHILDREN other ends of the turn (docs/training.md, "Training on the search's choices").
+    CHILDREN other ends of the turn (docs/training.md, "Training on the search's choices"); with
+    --labels ties (and --prior) only where the hand-written evaluation's best ends of the turn tie, and
+    the network is scaled to decide only such ties.
     """
     from shogames.ui.cli import ShogamesUsageError, _require_ray, load_game  # the CLI's own helpers
 
@@ -185,6 +187,7 @@ def train_command(
         described = game.settings_text() or "default settings"
         method = f", labelled by searches of {teacher:,} positions" if teacher else ""
         method += " (their choices)" if teacher and labels == "choices" else ""
+        method += " (their choices among ties)" if teacher and labels == "ties" else ""
         print(f"Training {game.name} ({described}): {games:,} games{method}, seed {seed}")
     code = code_identity()
     training.note_code(code)
@@ -365,11 +368,13 @@ def build_train(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--labels",
-        choices=("values", "choices"),
+        choices=("values", "choices", "ties"),
         default="values",
         help=(
-            "With --teacher: fit the network to the searched values of positions, or to the search's "
-            "choices (the turn it plays ranked above CHILDREN other ends of the turn) [default: values]."
+            "With --teacher: fit the network to the searched values of positions, to the search's "
+            "choices (the turn it plays ranked above CHILDREN other ends of the turn), or (with --prior) "
+            "to its choices among the ends the hand-written evaluation values alike, the network then "
+            "deciding only such ties [default: values]."
         ),
     )
     _add_ray_option(parser)
