@@ -16,7 +16,7 @@
    which moves a position's value by about that much. Printed beside it, the same network without the
    correction (it ranks moves as the hand-written evaluation does, so it scores about 50%).
 
-docs/strength.md ("Sho and Shogammon: not yet") reports what this shows for two-player Sho: its
+docs/strength.md ("Sho, and Shogammon's earlier attempts") reports what this shows for two-player Sho: its
 evaluation often cannot tell moves apart, so a learned correction much smaller than any a network learns
 decides those moves.
 """

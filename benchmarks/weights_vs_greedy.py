@@ -9,8 +9,8 @@ from the game's start (no random opening: the dice vary the games) with the netw
 is played from both seats. Prints each game as a JSON line (its number, the network's share of the
 points, plies, seconds, termination) and then the score with its 95% Wilson interval. The seeds are not
 the training's measure's (:meth:`~shogames.learning.td.Training.measure`, from 1,000,000), so a run's own
-curve and this measure are separate samples. docs/strength.md ("Sho and Shogammon: not yet") reports
-what it gave.
+curve and this measure are separate samples. docs/strength.md ("Sho, and Shogammon's earlier attempts"
+and "Shogammon") reports what it gave.
 """
 
 from __future__ import annotations
