@@ -38,8 +38,9 @@ hand-written evaluation ranks well. So a decision is labelled only where the tur
 (within :data:`~shogames.agents.greedy.TIE`) and the search's turn is one of them; its alternatives are
 the others of the tie (the turn is searched only there). The network needs the prior, and after each fit
 its output weights are scaled to add up to :data:`TIE_BREAK` in absolute value: the correction then
-moves no position's value by more than that, below every difference of the hand-written evaluation
-that is not a tie, so the network ranks as the hand-written evaluation does and decides only its ties.
+moves no position's value by more than that, so the network ranks any two positions the hand-written
+evaluation tells apart by more than twice that as it does (in Shogammon's greedy games no decision's
+two best moves were found closer than that without tying), and decides its ties.
 
 Everything random comes from the seed and the game's number, and each game searches with a searcher of
 its own, so a run resumed, or played in processes or on Ray, gives the same weights as an unbroken one.
