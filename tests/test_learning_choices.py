@@ -135,8 +135,9 @@ def test_a_tie_decision_holds_only_the_ends_the_evaluation_values_best() -> None
             ends = turn_ends(state, seat, TURN_PLIES)
             if any(end.is_terminal() for end in ends):
                 break
-            values = sorted({round(end.evaluate()[seat], 9) for end in ends}, reverse=True)
-            best_ends = {end.key() for end in ends if end.evaluate()[seat] >= values[0] - 1e-9}
+            values = [end.evaluate()[seat] for end in ends]
+            best = max(values)
+            best_ends = {end.key() for end, value in zip(ends, values, strict=True) if value >= best - 1e-9}
             decision = _decision(state, seat, searcher, 200, 50, random.Random(2), ties=True)
             if len(best_ends) < 2:
                 alone += 1

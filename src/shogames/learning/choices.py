@@ -59,7 +59,7 @@ from shogames.agents.greedy import TIE, turn_ends
 from shogames.core.kernel import Searcher
 from shogames.core.protocol import Game, State
 from shogames.learning.searched import SearchTraining
-from shogames.learning.td import Training, TrainingOptions
+from shogames.learning.td import RANKED_LABELS, Training, TrainingOptions
 
 TURN_PLIES = 3
 """Moves of one seat in a row that a turn's end follows (the greedy agent's default ``plies``)."""
@@ -87,13 +87,12 @@ class ChoiceTraining(SearchTraining):
 
         Raises:
             ValueError: ``options.teacher`` is 0, ``options.labels`` is neither ``choices`` nor
-                ``ties``, or ``ties`` without the prior.
+                ``ties``, or another option out of its range (:meth:`TrainingOptions.check`, which
+                refuses ``ties`` without the prior).
             KernelUnavailableError: the game (or these settings) has no kernel alpha-beta.
         """
-        if options.labels not in ("choices", "ties"):
+        if options.labels not in RANKED_LABELS:
             raise ValueError("a run on the search's choices needs labels='choices' or 'ties'")
-        if options.labels == "ties" and not options.prior:
-            raise ValueError("labels='ties' breaks the hand-written evaluation's ties: it needs the prior")
         return super().start(game, options, command=command)
 
     def _labelled(

@@ -53,6 +53,9 @@ LABELS = ("values", "choices", "ties")
 """What a run with a teacher fits the network to: the searched values, the search's choices, or its
 choices among the hand-written evaluation's ties."""
 
+RANKED_LABELS = ("choices", "ties")
+"""The labels a run fits by ranking a turn's ends (:class:`~shogames.learning.choices.ChoiceTraining`)."""
+
 MAX_PLIES = 2000
 """A self-play game still going after this many plies is cut off (and bootstrapped from its last value)."""
 
@@ -567,7 +570,7 @@ def training_class(options: TrainingOptions) -> type[Training]:
     """
     if not options.teacher:
         return Training
-    if options.labels in ("choices", "ties"):
+    if options.labels in RANKED_LABELS:
         from shogames.learning.choices import ChoiceTraining
 
         return ChoiceTraining
