@@ -390,17 +390,109 @@ def test_shoo_kernel_search_values_the_horizon_as_the_network_does() -> None:
     assert checked > 300
 
 
+def _shogammon_network(prior: bool, seed: int) -> ValueNet:
+    """A Shogammon network with every weight moved at random, so that each input counts."""
+    game = make("shogammon")
+    net = ValueNet.new(math.prod(game.observation_shape), 6, prior=prior, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    for name in PARAMETERS:
+        if prior or name not in ("u1", "c"):
+            net.arrays[name] = net.arrays[name] + rng.normal(0, 0.3, net.arrays[name].shape).astype(
+                np.float32
+            )
+    net.info = {"game": "shogammon", "players": 2}
+    return net
+
+
+@pytest.mark.parametrize("settings", [{}, {"repetition": "fourfold", "max_turns": 300, "drop_stack": "on"}])
+def test_shogammon_kernel_values_a_position_as_the_network_does(settings: dict[str, object]) -> None:
+    """The compiled learned evaluation (built from the state's words, not from an observation) is the
+    network's output before its tanh for the reference's observation, for either seat, in every
+    position of random games: rolls, one die left, hands, and the repetition and turn-cap planes."""
+    import random
+
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+    from shogames.games.shogammon.kernel import ShogammonKernel
+
+    game = make("shogammon", **settings)
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    assert isinstance(kernel, ShogammonKernel)
+    nets = [_shogammon_network(prior=True, seed=3), _shogammon_network(prior=False, seed=5)]
+    rng = random.Random(7)
+    checked = in_hand = one_die = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            position = state.position
+            in_hand += any(position.hands)
+            one_die += len(position.dice) == 1
+            for net in nets:
+                for seat in (0, 1):
+                    x, p = net.encode([state], seat)
+                    expected = float(net.linear_values(x, p)[0])
+                    assert kernel.learned_score(net, state, seat) == pytest.approx(expected, abs=1e-4)
+                    checked += 1
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+    assert checked > 1000 and in_hand and one_die
+    with pytest.raises(ValueError, match="seat is 0 or 1"):
+        kernel.learned_score(nets[0], game.new_initial_state(), 2)
+
+
+def test_shogammon_kernel_search_values_the_horizon_as_the_network_does() -> None:
+    """At depth 1 each root move's value is the network's output before its tanh for the searching side
+    after it, clipped to the search's cap: the hand-written search's scale, with the network's
+    correction."""
+    import random
+
+    from shogames.core.kernel import KernelUnavailableError, require_kernel
+    from shogames.core.protocol import CHANCE
+    from shogames.games.shogammon.kernel import LEARNED_CAP
+
+    game = make("shogammon")
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    net = _shogammon_network(prior=True, seed=9)
+    searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    checked = 0
+    while not state.is_terminal() and checked < 300:
+        moves = state.legal_moves()
+        if state.to_move != CHANCE:
+            seat = state.to_move
+            assert seat is not None and seat >= 0
+            result = searcher.search(state, work=10**9)
+            for move, score in result.scores.items():
+                after = state.play(move)
+                if after.is_terminal():
+                    continue
+                x, p = net.encode([after], seat)
+                expected = min(max(float(net.linear_values(x, p)[0]), -LEARNED_CAP), LEARNED_CAP)
+                assert score == pytest.approx(expected, abs=1e-4)
+                checked += 1
+        state = state.play(moves[rng.randrange(len(moves))])
+    assert checked >= 100
+
+
 def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:
     from shogames.core.kernel import KernelUnavailableError
 
     game = make("shobu")
     if game.kernel is None:
         pytest.skip("no Shobu kernel here")
-    for played in (game, make("shoo")):
+    for played in (game, make("shoo"), make("shogammon")):
         agent = build_agent("kernel-alphabeta:nodes=2000,value=learned", seed=1)
         agent.check_game(played)
         state = played.new_initial_state()
-        while state.to_move is not None and state.to_move < 0:  # Shoo's toss
+        while state.to_move is not None and state.to_move < 0:  # Shoo's toss, Shogammon's roll
             state = state.play(state.legal_moves()[0])
         assert agent.select_move(state) in state.legal_moves()
     sho = make("sho")

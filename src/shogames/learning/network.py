@@ -120,6 +120,15 @@ class ValueNet:
         hidden = np.tanh(first_layer(x, a["w1"]) + np.outer(p, a["u1"]) + a["b1"])
         return hidden @ a["w2"] + a["b2"][0] + a["c"][0] * p, hidden
 
+    def linear_values(self, x: NDArray[np.float32], p: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The outputs before their ``tanh`` (``h @ w2 + b2 + c * p``), which rank as the values do.
+
+        With the prior as an input this is ``c`` times the hand-written evaluation plus the network's
+        correction, on the evaluation's scale: what a search averages at chance nodes where the network
+        only corrects the hand-written evaluation (Shogammon's kernel search).
+        """
+        return self._layers(x, p)[0]
+
     def values(self, x: NDArray[np.float32], p: NDArray[np.float32]) -> NDArray[np.float32]:
         """The values of a batch of observations (rows of ``x``) with their priors ``p`` (zeros without)."""
         return self.forward(x, p)[0]

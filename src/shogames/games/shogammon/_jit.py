@@ -588,6 +588,90 @@ def evaluate(st, rules, worth):
     return value
 
 
+LEARNED_CAP = 0.98
+"""The learned search's horizon values are clipped to +-this: below the search's forced result (0.99)."""
+
+
+@njit(cache=True)
+def add_plane(acc, sums, plane, value):
+    """Add ``value`` times ``plane``'s first-layer rows summed (a plane of one number everywhere)."""
+    if value != 0.0:
+        row = sums[plane]
+        for j in range(acc.shape[0]):
+            acc[j] += value * row[j]
+
+
+@njit(cache=True)
+def learned_score(st, rules, worth, work, net, seat):
+    """The learned evaluation of ``st`` (going on) for ``seat``: the network's output before its ``tanh``.
+
+    The network of ``shogames.learning.network`` over the observation
+    ``ShogammonState.observation_tensor`` gives ``seat`` (the planes of :func:`observe_row`, seen by
+    ``seat`` rather than by the side to move), built here from the state's words: only the squares that
+    hold a piece add their first-layer rows, and each constant plane (hands, dice, flags) adds its rows'
+    sum times its number. ``net`` is (``rows``: the first layer by plane, cell and hidden unit; ``sums``:
+    each plane's rows summed; ``b1``, ``u1``, ``w2``; ``head``: ``b2``, ``c`` and 1 where the hand-written
+    evaluation is an input; ``acc``: room for the hidden layer), as
+    ``shogames.games.shogammon.kernel.compiled_network`` lays a ``ValueNet`` out. With the hand-written
+    evaluation as an input the output is ``c`` times it plus the network's correction, on its scale.
+    """
+    rows, sums, b1, u1, w2, head, acc = net
+    cfg = rules[0]
+    hidden = acc.shape[0]
+    prior = 0.0
+    if head[2] != 0.0:
+        value = evaluate(st, rules, worth)
+        prior = value if seat == 0 else -value
+    for j in range(hidden):
+        acc[j] = b1[j] + prior * u1[j]
+    sign = 1 if seat == 0 else -1
+    for square in range(81):
+        lower = st[LOWER + square]
+        if lower == 0:
+            continue
+        cell = square if seat == 0 else 80 - square
+        side = 0 if lower * sign > 0 else 2 * KIND_PLANES
+        kind = abs(lower)
+        row = rows[side + (kind - 1 if kind <= 12 else kind - 2), cell]
+        for j in range(hidden):
+            acc[j] += row[j]
+        upper = st[UPPER + square]
+        if upper != 0:
+            kind = abs(upper)
+            row = rows[side + KIND_PLANES + (kind - 1 if kind <= 12 else kind - 2), cell]
+            for j in range(hidden):
+                acc[j] += row[j]
+    for kind in range(1, 8):
+        for other in range(2):
+            count = st[HANDS + 8 * (seat if other == 0 else 1 - seat) + kind]
+            if count != 0:
+                add_plane(acc, sums, OWN_HAND_PLANE + 7 * other + kind - 1, count / HAND_SIZES[kind])
+    if st[NDICE] == 2 and st[DIE0] == st[DIE1]:
+        add_plane(acc, sums, DICE_PLANE + st[DIE0] - 1, 1.0)
+    else:
+        for k in range(st[NDICE]):
+            add_plane(acc, sums, DICE_PLANE + st[DIE0 + k] - 1, 0.5)
+    if st[NDICE] == 1:
+        add_plane(acc, sums, FLAG_PLANE, 1.0)
+    if st[SIDE] == seat:
+        add_plane(acc, sums, FLAG_PLANE + 1, 1.0)
+    if seat == 0:
+        add_plane(acc, sums, FLAG_PLANE + 2, 1.0)
+    if cfg[C_FOURFOLD] and st[HISTORY] > 0:
+        h = standing_hash(st)
+        seen = 0
+        for i in range(st[HISTORY]):
+            if work[W_HISTORY + i] == h:
+                seen += 1
+        add_plane(acc, sums, FLAG_PLANE + 3, seen / REPETITIONS)
+    if cfg[C_MAX_TURNS] > 0:
+        add_plane(acc, sums, FLAG_PLANE + 4, st[TURNS] / cfg[C_MAX_TURNS])
+    score = head[0] + head[1] * prior
+    for j in range(hidden):
+        score += w2[j] * math.tanh(acc[j])
+    return score
+
+
 @njit(cache=True)
 def perft(st, depth, bulk, rules, moves, work, children):
     """Leaves at exactly ``depth`` plies, rolls included; ``moves`` and ``children`` are per-level space."""
@@ -832,15 +916,18 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
     if common.out_of_budget(ctx, deadline):
         return 0.0
     cfg = rules[0]
-    work, moves, scores, children, history = space
+    work, moves, scores, children, history, net = space
     seat = ctx[AB_SEAT]
     sign = root_sign(st, cfg, seat)
     if ended(st, cfg):
         value = black_return(st) if seat == 0 else -black_return(st)
         return value * (1.0 - common.WIN_DISCOUNT * (st[PLY] - ctx[AB_ROOT_PLY]))
     if depth <= 0 or level >= MAX_LEVEL - 1:
-        value = evaluate(st, rules, worth)
-        return sign * (value if seat == 0 else -value)
+        if net[6].shape[0] == 0:  # no hidden layer, no network: the hand-written evaluation
+            value = evaluate(st, rules, worth)
+            return sign * (value if seat == 0 else -value)
+        value = learned_score(st, rules, worth, work, net, seat)
+        return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
     n = legal_moves(st, rules, moves[level], work)
     child = children[level]
     if st[NDICE] == 0:
@@ -905,7 +992,7 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
 @njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns,
-    star,
+    star, net,
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -914,7 +1001,8 @@ def alphabeta(
     returns (the best move's index, its value). The first iteration always completes; later ones stop
     when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
-    (|value| > 0.99).
+    (|value| > 0.99). ``net`` values the horizon (:func:`expectiminimax`'s; arrays of length 0: the
+    hand-written evaluation).
     """
     cfg = rules[0]
     n = root_moves.shape[0]
@@ -933,6 +1021,7 @@ def alphabeta(
         np.empty((MAX_LEVEL, MAX_MOVES), dtype=np.int64),
         children,
         history,
+        net,
     )
     child = children[MAX_LEVEL]
     order, iteration, done, best_index, none_completed = common.new_root(n)

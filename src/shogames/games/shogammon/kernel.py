@@ -15,7 +15,7 @@ those positions); all five presets.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +35,7 @@ from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     ACTION_DIRECTIONS,
     BLACK,
+    OBSERVATION_PLANES,
     PIECE_WORTH,
     WHITE,
     RepetitionKey,
@@ -420,6 +421,37 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self.check_search_options(options)
         return ShogammonAlphaBeta(self, seed=seed, depth=depth, turns=options.turns, star=options.star)
 
+    def learned_alphabeta(
+        self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
+    ) -> ShogammonAlphaBeta:
+        """The compiled expectiminimax with ``network`` (a ``ValueNet``) at the horizon, for its side."""
+        network.check_game(self.game)
+        self.check_search_options(options)
+        return ShogammonAlphaBeta(
+            self, seed=seed, depth=depth, turns=options.turns, star=options.star, network=network
+        )
+
+    def learned_score(self, network: Any, state: State[Any], seat: int) -> float:
+        """The compiled learned evaluation of ``state`` (not over) for ``seat``, before the search's clip.
+
+        The network's output before its ``tanh`` (``ValueNet.linear_values``) for the observation
+        ``seat`` sees, in float64: with the hand-written evaluation as an input, ``c`` times it plus the
+        network's correction, on its scale (:func:`shogames.games.shogammon._jit.learned_score`).
+
+        Raises:
+            ValueError: the game is over at ``state``, or ``seat`` is not 0 or 1.
+            WeightsError: ``network`` does not read this game's observation.
+        """
+        network.check_game(self.game)
+        if state.is_terminal():
+            raise ValueError("the learned evaluation values positions going on; this game is over")
+        if seat not in (0, 1):
+            raise ValueError(f"seat is 0 or 1, got {seat}")
+        st = self.encode(state)
+        return float(
+            jit.learned_score(st, self.rules, self.worth, self._work, compiled_network(network), seat)
+        )
+
     def mcts(self, *, seed: int | None = None, c: float = 1.0) -> ShogammonMCTS:
         """The compiled MCTS searcher (:class:`ShogammonMCTS`)."""
         return ShogammonMCTS(self, seed=seed, c=c)
@@ -606,6 +638,16 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
     two moves); depth counts moves, not rolls (a roll with no play that brings another roll counts one).
     Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
     :meth:`reset`). No transposition table yet.
+
+    Args:
+        kernel: the Shogammon kernel.
+        seed: orders the root moves before the first iteration (ties); ``None`` keeps the legal order.
+        depth: the deepest iteration.
+        turns: whether depth counts whole turns.
+        star: whether the rolls are searched in Star1's windows.
+        network: a learned evaluation (a ``ValueNet`` over Shogammon's observation) to value the horizon
+            with, for the searching side (:func:`shogames.games.shogammon._jit.learned_score`, clipped to
+            +-:data:`LEARNED_CAP`), instead of the hand-written evaluation; ``None`` for that.
     """
 
     chance_hint = "roll the dice first"
@@ -618,8 +660,11 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         depth: int = 64,
         turns: bool = False,
         star: bool = False,
+        network: Any = None,
     ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
+        self.net = compiled_network(network)
+        """The network as the compiled search reads it (empty arrays: the hand-written evaluation)."""
         self.turns = turns
         """Whether depth counts whole turns (the horizon only between turns) rather than moves."""
         self.star = star
@@ -637,9 +682,32 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         kernel = self.kernel
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
-            self._history, *out, int(self.turns), int(self.star),
+            self._history, *out, int(self.turns), int(self.star), self.net,
         )  # fmt: skip
         return int(index), float(value)
+
+
+LEARNED_CAP: Final = jit.LEARNED_CAP
+"""The learned search's horizon values are clipped to +-this (below the search's forced result, 0.99)."""
+
+
+def compiled_network(network: Any) -> tuple[NDArray[np.float64], ...]:
+    """``network``'s arrays laid out for the compiled search (``_jit.learned_score``).
+
+    The first layer by plane, cell and hidden unit (the observation's order), each plane's rows summed
+    (for the planes that hold one number everywhere), ``b1``, ``u1``, ``w2``, then ``b2``, ``c`` and 1
+    where the hand-written evaluation is an input, and room for the hidden layer; all float64, the
+    search's sums. ``None`` gives arrays of length 0 (the hand-written evaluation).
+    """
+    planes = len(OBSERVATION_PLANES)
+    if network is None:
+        empty = np.zeros(0)
+        return (np.zeros((planes, 81, 0)), np.zeros((planes, 0)), empty, empty, empty, np.zeros(3), empty)
+    a = {name: array.astype(np.float64) for name, array in network.arrays.items()}
+    hidden = a["w1"].shape[1]
+    rows = np.ascontiguousarray(a["w1"].reshape(planes, 81, hidden))
+    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0])
+    return (rows, rows.sum(axis=1), a["b1"], a["u1"], a["w2"], head, np.zeros(hidden))
 
 
 class ShogammonMCTS(CompiledMCTS[ShogammonKernel, ShogammonMove]):
