@@ -414,7 +414,7 @@ def test_shogammon_kernel_values_a_position_as_the_network_does(settings: dict[s
     from shogames.core.kernel import KernelUnavailableError, require_kernel
     from shogames.games.shogammon.kernel import ShogammonKernel
 
-    game = make("shogammon", **settings)
+    game = make("shogammon", None, **settings)
     try:
         kernel = require_kernel(game)
     except KernelUnavailableError as error:
@@ -461,6 +461,7 @@ def test_shogammon_kernel_search_values_the_horizon_as_the_network_does() -> Non
         pytest.skip(str(error))
     net = _shogammon_network(prior=True, seed=9)
     searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
+    assert searcher is not None
     state = game.new_initial_state()
     rng = random.Random(4)
     checked = 0
