@@ -2,19 +2,33 @@
 
     python benchmarks/learned_speed.py [--game shobu] [--positions 6] [--nodes 300000]
 
-Each of ``--positions`` positions (random openings of 6 plies, seeds 0, 1, ...) is searched once by each
-searcher, from a fresh table, for ``--nodes`` positions on one thread, after a warm-up search; prints the
-positions a second of each, their ratio, and the depths reached (docs/strength.md, "Learned evaluations").
+Each of ``--positions`` positions (random openings of 6 plies, seeds 0, 1, ..., with the dice rolled
+where chance is to move after them) is searched once by each searcher, from a fresh table, for
+``--nodes`` positions on one thread, after a warm-up search; prints the positions a second of each, their
+ratio, and the depths reached (docs/strength.md, "Learned evaluations").
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+from typing import Any
 
 from shogames.arena import random_opening
+from shogames.core.chance import sample_chance
 from shogames.core.kernel import require_kernel
+from shogames.core.protocol import Game, State
 from shogames.core.registry import make
 from shogames.learning.shipped import shipped_value
+
+
+def position(game: Game[Any], seed: int) -> State[Any]:
+    """A random opening of 6 plies, then chance's outcomes (drawn with ``seed``) until a seat is to move."""
+    state = random_opening(game, 6, seed)
+    rng = random.Random(seed)
+    while state.to_move is not None and state.to_move < 0:
+        state = state.play(sample_chance(state, rng))
+    return state
 
 
 def main() -> None:
@@ -35,11 +49,11 @@ def main() -> None:
     speeds = {}
     for label, searcher in searchers.items():
         assert searcher is not None
-        searcher.search(random_opening(game, 6, 999), work=10_000)  # compiles, if the cache is cold
+        searcher.search(position(game, 999), work=10_000)  # compiles, if the cache is cold
         nodes, seconds, depths = 0, 0.0, []
         for index in range(options.positions):
             searcher.reset()
-            result = searcher.search(random_opening(game, 6, index), work=options.nodes)
+            result = searcher.search(position(game, index), work=options.nodes)
             nodes += result.nodes
             seconds += result.seconds
             depths.append(result.depth)
