@@ -68,6 +68,22 @@ def test_a_network_with_a_prior_starts_as_the_hand_written_evaluation() -> None:
     assert order_learned == order_written
 
 
+def test_linear_values_are_the_values_before_the_output_tanh() -> None:
+    """``linear_values`` is ``h @ w2 + b2 + c p``: the values' tanh undone, and with an untrained prior
+    network (``w2`` = 0, ``c`` = 1) exactly the hand-written evaluation."""
+    game = make("shobu")
+    net = ValueNet.new(math.prod(game.observation_shape), 8, prior=True, seed=0)
+    state = game.new_initial_state()
+    children = [state.play(move) for move in state.legal_moves()[:40]]
+    x, p = net.encode(children, 0)
+    assert np.allclose(net.linear_values(x, p), p)
+    net.arrays["w2"] = np.linspace(-0.5, 0.5, 8, dtype=np.float32)
+    net.arrays["b2"] = np.array([0.1], dtype=np.float32)
+    linear = net.linear_values(x, p)
+    assert not np.allclose(linear, p)
+    assert np.allclose(np.tanh(linear), net.values(x, p), atol=1e-6)
+
+
 def test_weights_files_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
     net = small_net(True)
     net.info = {"game": "shobu", "games": 12}
