@@ -14,6 +14,7 @@ import pytest
 
 import shogames
 from kernel_helpers import check_random_game, game_from_row
+from shogames.core.chance import sample_chance
 from shogames.core.kernel import SearchOptions, kernels_enabled, require_kernel
 from shogames.core.perft import perft
 from shogames.core.protocol import CHANCE
@@ -23,6 +24,7 @@ from shogames.games.shogammon.kernel import (
     C_DROP_STACK,
     SERIAL_ROWS,
     STEPS,
+    ShogammonAlphaBeta,
     ShogammonBatch,
     ShogammonKernel,
     build_geometry,
@@ -330,7 +332,8 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, tu
 def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns: bool) -> float:
     """The compiled expectiminimax's value of ``state`` at ``depth``, checked against the one above.
 
-    The search with Star1's windows at the rolls (``star``) must find the same value.
+    The search with Star1's windows at the rolls (``star``) and the one with a transposition table
+    (``table_mb``) must find the same value.
     """
     kernel = require_kernel(game_of(settings))
     seat = state.to_move
@@ -342,12 +345,13 @@ def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns
         * (1 if child.to_move in (None, shogames.CHANCE, seat) else -1)
         for child in (state.play_unchecked(move) for move in state.legal_moves())
     )
-    for star in (False, True):
-        searcher = kernel.alphabeta(seed=1, depth=depth, options=SearchOptions(turns=turns, star=star))
+    for star, table_mb in ((False, 0), (True, 0), (False, 1), (True, 1)):
+        options = SearchOptions(turns=turns, star=star, table_mb=table_mb)
+        searcher = kernel.alphabeta(seed=1, depth=depth, options=options)
         assert searcher is not None
         result = searcher.search(state, work=50_000_000)
         assert result.depth == depth and result.move in state.legal_moves()
-        assert result.value == pytest.approx(expected, abs=1e-12), star
+        assert result.value == pytest.approx(expected, abs=1e-12), options
         assert result.scores[result.move] == result.value
     return result.value
 
@@ -369,6 +373,107 @@ def test_star1_finds_the_plain_values_in_fewer_positions() -> None:
         assert star1.depth == plain.depth == depth
         assert star1.value == pytest.approx(plain.value, abs=1e-12) and star1.move == plain.move
         assert star1.nodes < plain.nodes, (depth, turns, star1.nodes, plain.nodes)
+
+
+@pytest.mark.parametrize("settings", [{}, {"repetition": "fourfold"}], ids=["plain", "fourfold"])
+def test_the_transposition_table_finds_the_plain_values_in_fewer_positions(
+    settings: dict[str, object],
+) -> None:
+    # Positions of a random game searched three moves deep (a turn's two moves, played in either order,
+    # meet before the next roll), one searcher keeping its table from one position to the next as the
+    # agent does: every value and move is the plain search's, in fewer positions.
+    game = game_of(settings)
+    kernel = require_kernel(game)
+    plain = kernel.alphabeta(seed=1, depth=3)
+    tabled = kernel.alphabeta(seed=1, depth=3, options=SearchOptions(table_mb=1))
+    assert plain is not None
+    assert isinstance(tabled, ShogammonAlphaBeta) and tabled.table_entries == 1 << 15
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    searched = [0, 0]
+    decisions = 0
+    while not state.is_terminal() and decisions < 60:
+        if state.to_move == shogames.CHANCE:
+            state = state.play_unchecked(sample_chance(state, rng))
+            continue
+        decisions += 1
+        if decisions % 5 == 0:
+            expected = plain.search(state, work=50_000_000)
+            result = tabled.search(state, work=50_000_000)
+            assert result.depth == expected.depth == 3
+            assert result.value == pytest.approx(expected.value, abs=1e-12) and result.move == expected.move
+            searched[0] += expected.nodes
+            searched[1] += result.nodes
+        state = state.play_unchecked(rng.choice(state.legal_moves()))
+    assert searched[0] > 0 and searched[1] < 0.9 * searched[0], searched
+
+
+def table_and_plain_values(
+    game: ShogammonGame, *searches: tuple[Any, int, str | None]
+) -> list[tuple[float, float]]:
+    """Each state's move (its first where ``None``) valued at its depth by one searcher with a table, one
+    state after the other (its table kept, as between the searches of a game or of an analysis), and by
+    the plain search."""
+    kernel = require_kernel(game)
+    tabled = kernel.alphabeta(seed=1, options=SearchOptions(table_mb=1))
+    assert tabled is not None
+    values = []
+    for state, depth, text in searches:
+        move = state.legal_moves()[0] if text is None else state.parse_move(text)
+        plain = kernel.alphabeta(seed=1)
+        assert plain is not None
+        with_table = tabled.value_of(state, move, depth=depth)
+        without = plain.value_of(state, move, depth=depth)
+        assert with_table is not None and without is not None
+        values.append((with_table, without))
+    return values
+
+
+def test_the_transposition_tables_key_holds_the_roots_ply() -> None:
+    # White's gold takes Black's king on any roll with a 4 (11 of 36) once Black's turn ends: a win worth
+    # a little less the more plies it lies from the root. Searched from Black's first move and then from
+    # its second, the positions before White's roll are the same at the same depth, their values not.
+    game = game_of({})
+    first = game.state_from_text("4k4/9/9/9/9/9/8P/4g4/L3K4 b - 1 1-2 1")
+    second = first.play_unchecked(first.legal_moves()[0])
+    for tabled, plain in table_and_plain_values(game, (first, 3, None), (second, 2, None)):
+        assert tabled == pytest.approx(plain, abs=1e-12)
+
+
+def test_the_transposition_tables_key_holds_the_turns_played() -> None:
+    # The same position at the same ply, three turns from the cap of 10 turns and far from it: within the
+    # search's reach the game is cut and drawn in the first, not in the second (Black a gold up).
+    game = game_of({"max_turns": 10})
+    near, far = (game.state_from_text(f"8k/9/9/9/9/9/9/9/K8 b G {n} 4-6 25") for n in (8, 3))
+    values = table_and_plain_values(game, (near, 4, None), (far, 4, None))
+    for tabled, plain in values:
+        assert tabled == pytest.approx(plain, abs=1e-12)
+    assert values[0][1] != pytest.approx(values[1][1], abs=1e-6)
+
+
+def test_the_transposition_tables_key_holds_the_history() -> None:
+    # repetition=fourfold: Black's king steps back to where it stood, and any roll without a 6 (White's
+    # king has no play) then stands the start a fourth time, a draw; not so for the same position and ply
+    # with no history. (Two moves deep: the last iteration's entries are the ones the next search meets.)
+    game = game_of({"repetition": "fourfold"})
+    state = game.state_from_text("8k/9/9/9/9/9/9/9/K8 b G 1 - 0")
+    for text in SHUFFLE * 2 + SHUFFLE[:2]:
+        state = state.play_text(text)
+    forgetting = game.state_from_position(state.position)
+    values = table_and_plain_values(game, (state, 2, "6:9h9i"), (forgetting, 2, "6:9h9i"))
+    for tabled, plain in values:
+        assert tabled == pytest.approx(plain, abs=1e-12)
+    assert values[0][1] != pytest.approx(values[1][1], abs=1e-6)
+
+
+def test_the_transposition_table_is_a_search_option_of_its_size() -> None:
+    kernel = require_kernel(game_of({}))
+    sizes = []
+    for table_mb in (0, 1, 3):
+        searcher = kernel.alphabeta(options=SearchOptions(table_mb=table_mb))
+        assert isinstance(searcher, ShogammonAlphaBeta)
+        sizes.append(searcher.table_entries)
+    assert sizes == [0, 1 << 15, 1 << 17]  # 24 bytes an entry, a power of two entries: 43,690 fit in 1 MiB
 
 
 @pytest.mark.parametrize("turns", [False, True], ids=["moves", "turns"])

@@ -883,6 +883,35 @@ def history_slot(code):
     return np.int64(common.mix64(U64(code)) & U64(HISTORY_MASK))
 
 
+# The transposition table (``table``: keys int64, values float64, depths int64, each a power of two long;
+# length 0: none) holds the value of a position before its roll, the chance node where a turn's moves
+# played in either order meet (the first die's move then the second's, or the second's first). Such a
+# value is exact (each roll is searched with a full window, or, with Star1, found inside its window: a
+# node cut off is not stored) and taken only at the same depth, so the search returns the plain
+# search's values in fewer positions. Its key (:func:`table_key`) holds what the value depends on.
+TABLE_DEPTH = 1  # chance nodes with at least this much depth left are looked up and stored
+
+
+@njit(cache=True)
+def table_key(st, ctx, cfg, work):
+    """The transposition table's key of ``st`` before its roll (never 0, the empty slot).
+
+    The board, both hands and the side to move (:func:`standing_hash`), the plies and turns played (a
+    win's discount and the turn cap), the searching side and the root's ply (the value's point of view
+    and discount), and with ``repetition=fourfold`` the positions of the history, as a multiset (how
+    often each stood is what a repetition counts).
+    """
+    h = U64(standing_hash(st))
+    h = common.mix64(h ^ (U64(st[PLY]) << U64(32)) ^ U64(st[TURNS]))
+    h = common.mix64(h ^ (U64(ctx[AB_ROOT_PLY]) << U64(8)) ^ U64(ctx[AB_SEAT]))
+    if cfg[C_FOURFOLD]:
+        total = U64(0)
+        for i in range(st[HISTORY]):
+            total += common.mix64(U64(work[W_HISTORY + i]))
+        h = common.mix64(h ^ total)
+    return np.int64(h | U64(1))
+
+
 # ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply,
 # whether depth counts whole turns (SearchOptions.turns) rather than moves, and whether a roll's outcomes
 # are searched in Star1's windows (SearchOptions.star).
@@ -910,13 +939,14 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
     ``alphabeta`` agent: the searching side's return at the end (a win worth ``WIN_DISCOUNT`` less per
     ply from ``ctx[AB_ROOT_PLY]``), the evaluation at the horizon, a chance node the probability-weighted
     mean of its rolls (each searched with a full window; a roll whose dice have no play, so that
-    another roll follows, uses up a decision). ``space`` is (work, moves, scores, children, history):
-    the work array, the per-ply buffers that ``level`` indexes, and the history heuristic's table.
+    another roll follows, uses up a decision). ``space`` is (work, moves, scores, children, history,
+    net, table): the work array, the per-ply buffers that ``level`` indexes, the history heuristic's
+    table, the learned evaluation and the transposition table (see :data:`TABLE_DEPTH`).
     """
     if common.out_of_budget(ctx, deadline):
         return 0.0
     cfg = rules[0]
-    work, moves, scores, children, history, net = space
+    work, moves, scores, children, history, net, table = space
     seat = ctx[AB_SEAT]
     sign = root_sign(st, cfg, seat)
     if ended(st, cfg):
@@ -931,6 +961,14 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
     n = legal_moves(st, rules, moves[level], work)
     child = children[level]
     if st[NDICE] == 0:
+        keys, values, depths = table
+        key = np.int64(0)
+        slot = np.int64(0)
+        if keys.shape[0] > 0 and depth >= TABLE_DEPTH:
+            key = table_key(st, ctx, cfg, work)
+            slot = key & (keys.shape[0] - 1)
+            if keys[slot] == key and depths[slot] == depth:
+                return values[slot]
         total = 0.0
         left = 1.0  # the chance of the rolls not yet searched, this one included
         for i in range(n):
@@ -962,6 +1000,10 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
             if cut:
                 return bound
             total += chance * value
+        if key != 0:
+            keys[slot] = key
+            values[slot] = total
+            depths[slot] = depth
         return total
     for i in range(n):
         scores[level, i] = history[history_slot(moves[level, i])]
@@ -992,7 +1034,7 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
 @njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns,
-    star, net,
+    star, net, table,
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -1002,7 +1044,7 @@ def alphabeta(
     when ``node_limit`` nodes (0: no limit) or ``seconds`` (0: no limit) are spent, keeping the
     previous iteration's move unless a move searched since beat it. Stops early on a forced result
     (|value| > 0.99). ``net`` values the horizon (:func:`expectiminimax`'s; arrays of length 0: the
-    hand-written evaluation).
+    hand-written evaluation); ``table`` is the transposition table (arrays of length 0: none).
     """
     cfg = rules[0]
     n = root_moves.shape[0]
@@ -1022,6 +1064,7 @@ def alphabeta(
         children,
         history,
         net,
+        table,
     )
     child = children[MAX_LEVEL]
     order, iteration, done, best_index, none_completed = common.new_root(n)

@@ -410,16 +410,19 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
-    search_options = frozenset({"turns", "star"})
-    """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``) and search its
-    rolls in Star1's windows (``SearchOptions.star``)."""
+    search_options = frozenset({"turns", "star", "table_mb"})
+    """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``), search its
+    rolls in Star1's windows (``SearchOptions.star``) and keep a transposition table of that many MiB
+    (``SearchOptions.table_mb``; 0, its default, keeps none)."""
 
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
         self.check_search_options(options)
-        return ShogammonAlphaBeta(self, seed=seed, depth=depth, turns=options.turns, star=options.star)
+        return ShogammonAlphaBeta(
+            self, seed=seed, depth=depth, turns=options.turns, star=options.star, table_mb=options.table_mb
+        )
 
     def learned_alphabeta(
         self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
@@ -428,7 +431,13 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         network.check_game(self.game)
         self.check_search_options(options)
         return ShogammonAlphaBeta(
-            self, seed=seed, depth=depth, turns=options.turns, star=options.star, network=network
+            self,
+            seed=seed,
+            depth=depth,
+            turns=options.turns,
+            star=options.star,
+            table_mb=options.table_mb,
+            network=network,
         )
 
     def learned_score(self, network: Any, state: State[Any], seat: int) -> float:
@@ -637,7 +646,9 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
     own); alpha-beta at the moves, the sign flipping only where the side changes (a turn is one or
     two moves); depth counts moves, not rolls (a roll with no play that brings another roll counts one).
     Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
-    :meth:`reset`). No transposition table yet.
+    :meth:`reset`). With ``table_mb``, a transposition table of the positions before a roll, where a
+    turn's two moves played in either order meet: it keeps their exact values for their depth, so the
+    search returns the same values in fewer positions (``_jit.TABLE_DEPTH``).
 
     Args:
         kernel: the Shogammon kernel.
@@ -645,6 +656,8 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         depth: the deepest iteration.
         turns: whether depth counts whole turns.
         star: whether the rolls are searched in Star1's windows.
+        table_mb: the transposition table's size in MiB (24 bytes an entry, rounded down to a power of
+            two entries); 0 for none.
         network: a learned evaluation (a ``ValueNet`` over Shogammon's observation) to value the horizon
             with, for the searching side (:func:`shogames.games.shogammon._jit.learned_score`, clipped to
             +-:data:`LEARNED_CAP`), instead of the hand-written evaluation; ``None`` for that.
@@ -660,6 +673,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         depth: int = 64,
         turns: bool = False,
         star: bool = False,
+        table_mb: int = 0,
         network: Any = None,
     ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
@@ -670,10 +684,23 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         self.star = star
         """Whether the rolls are searched in Star1's windows (the same values in fewer positions)."""
         self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
+        fits = (table_mb << 20) // TABLE_ENTRY_BYTES
+        entries = 1 << (fits.bit_length() - 1) if table_mb > 0 else 0
+        self._table = (
+            np.zeros(entries, dtype=np.int64),
+            np.zeros(entries, dtype=np.float64),
+            np.zeros(entries, dtype=np.int64),
+        )
+
+    @property
+    def table_entries(self) -> int:
+        """How many positions the transposition table holds (0: none)."""
+        return int(self._table[0].shape[0])
 
     def reset(self) -> None:
-        """Clear the history heuristic."""
+        """Clear the history heuristic and the transposition table."""
         self._history[:] = 0
+        self._table[0][:] = 0
 
     def run(
         self, state: State[Any], codes: NDArray[np.int64], depth: int, budget: Limits, out: Scores
@@ -683,9 +710,13 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
             self._history, *out, int(self.turns), int(self.star), self.net,
+            self._table,
         )  # fmt: skip
         return int(index), float(value)
 
+
+TABLE_ENTRY_BYTES: Final = 24
+"""The bytes of one transposition table entry: its key, value and depth."""
 
 LEARNED_CAP: Final = jit.LEARNED_CAP
 """The learned search's horizon values are clipped to +-this (below the search's forced result, 0.99)."""
