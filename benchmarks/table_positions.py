@@ -76,6 +76,7 @@ def main() -> None:
     cells = []
     for star, table_mb in ((False, 0), (False, TABLE_MB), (True, 0), (True, TABLE_MB)):
         searcher = kernel.alphabeta(seed=1, options=SearchOptions(star=star, table_mb=table_mb))
+        assert searcher is not None
         depths = [searcher.search(state, work=budget).depth for state in states]
         cells.append(f"{sum(depths) / len(depths):.2f} ({sum(depth >= 4 for depth in depths)})")
     print(f"| {len(states)} | {' | '.join(cells)} |")
