@@ -520,6 +520,9 @@ def test_the_position_text_the_stop_button_and_the_links_in(server: str, browser
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/?game=shobu")
+    # The home page points the link at the chosen game once it has the list of games (before that it
+    # leads to the analysis board's list of games).
+    expect(page.locator("#analysis-link")).to_have_attribute("href", "/analysis/shobu")
     page.locator("#analysis-link").click()
     expect(page).to_have_url(f"{server}/analysis/shobu")
     page.locator("#setup summary").click()
