@@ -468,7 +468,7 @@ def test_shogammon_kernel_search_values_the_horizon_as_the_network_does() -> Non
 
     from shogames.core.kernel import KernelUnavailableError, require_kernel
     from shogames.core.protocol import CHANCE
-    from shogames.games.shogammon.kernel import LEARNED_CAP
+    from shogames.games.shogammon.kernel import LEARNED_CAP, ShogammonAlphaBeta, compiled_network
 
     game = make("shogammon")
     try:
@@ -477,7 +477,9 @@ def test_shogammon_kernel_search_values_the_horizon_as_the_network_does() -> Non
         pytest.skip(str(error))
     net = _shogammon_network(prior=True, seed=9)
     searcher = kernel.learned_alphabeta(net, seed=None, depth=1)
-    assert searcher is not None
+    assert isinstance(searcher, ShogammonAlphaBeta)
+    # The whole network at every horizon: the lazy one gives a move cut off at the root only a bound.
+    searcher.net = compiled_network(net, lazy=False)
     state = game.new_initial_state()
     rng = random.Random(4)
     checked = 0
@@ -497,6 +499,45 @@ def test_shogammon_kernel_search_values_the_horizon_as_the_network_does() -> Non
                 checked += 1
         state = state.play(moves[rng.randrange(len(moves))])
     assert checked >= 100
+
+
+@pytest.mark.parametrize("star", [False, True], ids=["plain", "star1"])
+def test_shogammon_lazy_learned_horizon_searches_as_the_whole_network(star: bool) -> None:
+    """The search values the horizon with the hand-written evaluation alone where the network's bounded
+    correction cannot bring it into the window; it finds the moves and values of the search that runs the
+    whole network at every horizon, in the same positions (with Star1, the same moves and values)."""
+    import random
+
+    from shogames.core.kernel import KernelUnavailableError, SearchOptions, require_kernel
+    from shogames.core.protocol import CHANCE
+    from shogames.games.shogammon.kernel import ShogammonAlphaBeta, compiled_network
+
+    game = make("shogammon")
+    try:
+        kernel = require_kernel(game)
+    except KernelUnavailableError as error:
+        pytest.skip(str(error))
+    net = shipped_value(game)
+    options = SearchOptions(star=star)
+    lazy = kernel.learned_alphabeta(net, seed=1, depth=3, options=options)
+    whole = kernel.learned_alphabeta(net, seed=1, depth=3, options=options)
+    assert isinstance(lazy, ShogammonAlphaBeta) and isinstance(whole, ShogammonAlphaBeta)
+    whole.net = compiled_network(net, lazy=False)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    compared = 0
+    while not state.is_terminal() and compared < 12:
+        moves = state.legal_moves()
+        if state.to_move != CHANCE and len(moves) > 1 and rng.random() < 0.2:
+            expected = whole.search(state, work=10**9)
+            result = lazy.search(state, work=10**9)
+            assert result.depth == expected.depth == 3
+            assert (result.move, result.value) == (expected.move, expected.value)
+            if not star:
+                assert result.nodes == expected.nodes
+            compared += 1
+        state = state.play(moves[rng.randrange(len(moves))])
+    assert compared == 12
 
 
 def test_kernel_alphabeta_plays_with_the_shipped_learned_evaluation() -> None:

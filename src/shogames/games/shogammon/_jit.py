@@ -610,18 +610,28 @@ def learned_score(st, rules, worth, work, net, seat):
     ``seat`` rather than by the side to move), built here from the state's words: only the squares that
     hold a piece add their first-layer rows, and each constant plane (hands, dice, flags) adds its rows'
     sum times its number. ``net`` is (``rows``: the first layer by plane, cell and hidden unit; ``sums``:
-    each plane's rows summed; ``b1``, ``u1``, ``w2``; ``head``: ``b2``, ``c`` and 1 where the hand-written
-    evaluation is an input; ``acc``: room for the hidden layer), as
+    each plane's rows summed; ``b1``, ``u1``, ``w2``; ``head``: ``b2``, ``c``, 1 where the hand-written
+    evaluation is an input, and the most the hidden layer can add to the output (:func:`horizon_value`);
+    ``acc``: room for the hidden layer), as
     ``shogames.games.shogammon.kernel.compiled_network`` lays a ``ValueNet`` out. With the hand-written
     evaluation as an input the output is ``c`` times it plus the network's correction, on its scale.
+    """
+    prior = 0.0
+    if net[5][2] != 0.0:
+        value = evaluate(st, rules, worth)
+        prior = value if seat == 0 else -value
+    return network_score(st, rules, work, net, seat, prior)
+
+
+@njit(cache=True)
+def network_score(st, rules, work, net, seat, prior):
+    """:func:`learned_score` given ``prior``: the hand-written evaluation for ``seat``.
+
+    ``prior`` is 0 where the network does not read the hand-written evaluation.
     """
     rows, sums, b1, u1, w2, head, acc = net
     cfg = rules[0]
     hidden = acc.shape[0]
-    prior = 0.0
-    if head[2] != 0.0:
-        value = evaluate(st, rules, worth)
-        prior = value if seat == 0 else -value
     for j in range(hidden):
         acc[j] = b1[j] + prior * u1[j]
     sign = 1 if seat == 0 else -1
@@ -931,6 +941,40 @@ def depth_after(st, child, depth, ctx, cfg):
 
 
 @njit(cache=True)
+def horizon_value(st, alpha, beta, sign, rules, worth, work, net, seat):
+    """The learned evaluation of the horizon ``st``, lazily: exact where it could fall in the window.
+
+    The value is for the side to move there (``sign``), clipped to +-:data:`LEARNED_CAP`, in alpha-beta's
+    terms for the window (``alpha``, ``beta``). The output is ``b2 + c * prior`` plus the hidden layer's
+    part, which ``net``'s ``head[3]`` bounds (the sum of ``|w2|``, each ``tanh`` being within +-1).
+    Where the whole range that bound allows lies at or below ``alpha`` (at or above ``beta``), its top
+    (bottom) is returned without the hidden layer: a bound on the same side of the window as the exact
+    value, so the search cuts where it would have, visits the same positions and finds the same values
+    and moves. The shipped network moves no value by more than 0.0001, so the hidden layer runs only
+    near the window's edges.
+    """
+    head = net[5]
+    prior = 0.0
+    if head[2] != 0.0:
+        value = evaluate(st, rules, worth)
+        prior = value if seat == 0 else -value
+    if head[3] == math.inf:  # no bound: the whole network
+        value = network_score(st, rules, work, net, seat, prior)
+        return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
+    guess = head[0] + head[1] * prior
+    low = sign * min(max(guess - head[3], -LEARNED_CAP), LEARNED_CAP)
+    high = sign * min(max(guess + head[3], -LEARNED_CAP), LEARNED_CAP)
+    if low > high:
+        low, high = high, low
+    if high <= alpha:
+        return high
+    if low >= beta:
+        return low
+    value = network_score(st, rules, work, net, seat, prior)
+    return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
+
+
+@njit(cache=True)
 def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, space):
     """The value of ``st`` searched ``depth`` decisions deep: expectiminimax with alpha-beta.
 
@@ -956,8 +1000,7 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
         if net[6].shape[0] == 0:  # no hidden layer, no network: the hand-written evaluation
             value = evaluate(st, rules, worth)
             return sign * (value if seat == 0 else -value)
-        value = learned_score(st, rules, worth, work, net, seat)
-        return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
+        return horizon_value(st, alpha, beta, sign, rules, worth, work, net, seat)
     n = legal_moves(st, rules, moves[level], work)
     child = children[level]
     if st[NDICE] == 0:

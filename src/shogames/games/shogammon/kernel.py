@@ -722,22 +722,26 @@ LEARNED_CAP: Final = jit.LEARNED_CAP
 """The learned search's horizon values are clipped to +-this (below the search's forced result, 0.99)."""
 
 
-def compiled_network(network: Any) -> tuple[NDArray[np.float64], ...]:
+def compiled_network(network: Any, *, lazy: bool = True) -> tuple[NDArray[np.float64], ...]:
     """``network``'s arrays laid out for the compiled search (``_jit.learned_score``).
 
     The first layer by plane, cell and hidden unit (the observation's order), each plane's rows summed
-    (for the planes that hold one number everywhere), ``b1``, ``u1``, ``w2``, then ``b2``, ``c`` and 1
-    where the hand-written evaluation is an input, and room for the hidden layer; all float64, the
-    search's sums. ``None`` gives arrays of length 0 (the hand-written evaluation).
+    (for the planes that hold one number everywhere), ``b1``, ``u1``, ``w2``, then ``b2``, ``c``, 1
+    where the hand-written evaluation is an input and the most the hidden layer can add to the output
+    (the sum of ``|w2|``, a hair over for rounding), and room for the hidden layer; all float64, the
+    search's sums. ``None`` gives arrays of length 0 (the hand-written evaluation). ``lazy=False`` puts
+    no bound on the hidden layer's part, so the search runs it at every horizon
+    (``_jit.horizon_value``; the same values and moves, more slowly: a check of the lazy evaluation).
     """
     planes = len(OBSERVATION_PLANES)
     if network is None:
         empty = np.zeros(0)
-        return (np.zeros((planes, 81, 0)), np.zeros((planes, 0)), empty, empty, empty, np.zeros(3), empty)
+        return (np.zeros((planes, 81, 0)), np.zeros((planes, 0)), empty, empty, empty, np.zeros(4), empty)
     a = {name: array.astype(np.float64) for name, array in network.arrays.items()}
     hidden = a["w1"].shape[1]
     rows = np.ascontiguousarray(a["w1"].reshape(planes, 81, hidden))
-    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0])
+    reach = float(np.abs(a["w2"]).sum()) * (1.0 + 1e-9) + 1e-12 if lazy else np.inf
+    head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0, reach])
     return (rows, rows.sum(axis=1), a["b1"], a["u1"], a["w2"], head, np.zeros(hidden))
 
 
