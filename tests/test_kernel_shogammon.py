@@ -768,3 +768,45 @@ def test_the_turns_option_reaches_the_search_and_is_refused_elsewhere() -> None:
     if shobu.kernel is not None:
         with pytest.raises(KernelUnavailableError, match="has no turns"):
             make_agent("kernel-alphabeta:turns=1").check_game(shobu)
+        with pytest.raises(KernelUnavailableError, match="has no material_scale"):
+            make_agent("kernel-alphabeta:scale=60").check_game(shobu)
+
+
+def test_a_material_scale_values_every_position_as_the_evaluation_at_that_scale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search's worths times 15 / 60 value every horizon as the reference evaluation does with its
+    # MATERIAL_SCALE at 60: the expectiminimax value two moves deep (a move, a roll, the reply's first
+    # die) is the reference's at that scale, and differs from the one at the evaluation's own scale.
+    import shogames.games.shogammon as rules_module
+    from shogames.agents import make_agent
+    from shogames.agents.kernel_search import KernelAlphaBetaAgent
+
+    state = game_of({}).state_from_text(
+        "ln2[gk]g1[nr]l/1s5[bs]1/pppp1pppp/4p4/1P7/[PL]8/2PPPPPP[PN]/1B7/1[NR][SG]K2[SG]1L w - 10 6-6 28"
+    )
+    kernel = require_kernel(game_of({}))
+    own = searched_value(state, 2, {}, turns=False)
+    own_scale = SearchOptions(material_scale=rules_module.MATERIAL_SCALE)
+    same = kernel.alphabeta(seed=1, depth=2, options=own_scale)
+    assert same is not None and same.search(state, work=50_000_000).value == pytest.approx(own, abs=1e-12)
+    scaled = kernel.alphabeta(seed=1, depth=2, options=SearchOptions(material_scale=60.0))
+    assert scaled is not None
+    value = scaled.search(state, work=50_000_000).value
+    monkeypatch.setattr(rules_module, "MATERIAL_SCALE", 60.0)
+    seat = state.to_move
+    assert seat is not None
+    expected = max(
+        plain_expectiminimax(child, 1, seat, state.ply, turns=False)
+        * (1 if child.to_move in (None, shogames.CHANCE, seat) else -1)
+        for child in (state.play_unchecked(move) for move in state.legal_moves())
+    )
+    assert value == pytest.approx(expected, abs=1e-12)
+    assert abs(value - own) > 1e-3
+    agent = make_agent("kernel-alphabeta:scale=60,depth=2", seed=1)
+    assert isinstance(agent, KernelAlphaBetaAgent)
+    agent.select_move(state)
+    assert agent.last_result is not None and agent.last_result.value == pytest.approx(expected, abs=1e-12)
+    for bad in ("0.5", "-3", "20000"):
+        with pytest.raises(ValueError, match="scale is a material scale"):
+            make_agent(f"kernel-alphabeta:scale={bad}")

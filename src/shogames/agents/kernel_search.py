@@ -13,8 +13,9 @@ first move elsewhere.
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
   its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1``,
   ``aspiration=1``, ``extend=K``, ``table=MB``, ``turns=1``, ``star=1`` and ``maxn=1`` turn on what strong
-  engines add to the plain search (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has
-  them; all are off by default, so a spec names the same player it did before they existed.
+  engines add to the plain search, and ``scale=S`` values material at another scale
+  (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all are off by default, so a
+  spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
   ``mcts:rollout=0``, compiled). With neither budget, 10,000 simulations a move.
 - ``kernel-rollout:playouts=N,seconds=S``: each move valued by the kernel's playouts to the end of the
@@ -128,13 +129,16 @@ class KernelAlphaBetaAgent(_KernelAgent):
         star: 1 to search the outcomes of a chance node in Star1's windows (the same values in fewer
             positions), 0 not.
         maxn: 1 for max-n with three or more players (each seat plays for itself), 0 for paranoid.
+        scale: the hand-written evaluation's material scale (0: the game's own; Shogammon's ``S`` of
+            ``0.95 * tanh(d / S)``, :attr:`SearchOptions.material_scale
+            <shogames.core.kernel.SearchOptions.material_scale>`).
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
         "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
-        "extend": int, "turns": int, "star": int, "maxn": int,
+        "extend": int, "turns": int, "star": int, "maxn": int, "scale": float,
     }  # fmt: skip
 
     def __init__(
@@ -156,6 +160,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         turns: int = 0,
         star: int = 0,
         maxn: int = 0,
+        scale: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
@@ -175,6 +180,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
             raise ValueError(f"extend is a multiple of the node budget from 1 to 16, got {extend}")
         if not 0 <= table <= 4096:
             raise ValueError(f"table is a size in MiB from 1 to 4096 (0: the default), got {table}")
+        if not (scale == 0.0 or 1.0 <= scale <= 10_000.0):
+            raise ValueError(f"scale is a material scale from 1 to 10000 (0: the evaluation's), got {scale}")
         self.options = SearchOptions(
             pvs=pvs == 1,
             killers=killers == 1,
@@ -186,6 +193,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             turns=turns == 1,
             star=star == 1,
             maxn=maxn == 1,
+            material_scale=scale,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

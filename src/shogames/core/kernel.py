@@ -170,6 +170,11 @@ class SearchOptions:
     """With three or more players, each seat picks what is best for itself (max-n, Luckhardt & Irani 1986)
     rather than every other seat playing against the searcher (the paranoid reduction); nothing is
     pruned then."""
+    material_scale: float = 0.0
+    """The hand-written evaluation's material scale (0: the game's own): in Shogammon the ``S`` of
+    ``0.95 * tanh(d / S)`` for a material difference ``d``. A larger scale values material closer to
+    linearly and makes a piece worth less beside a taken king, so that the chance nodes average values
+    nearer to the results they promise."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""

@@ -15,6 +15,7 @@ those positions); all five presets.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final
 
 import numpy as np
@@ -35,6 +36,7 @@ from shogames.core.protocol import Game, State
 from shogames.games.shogammon import (
     ACTION_DIRECTIONS,
     BLACK,
+    MATERIAL_SCALE,
     OBSERVATION_PLANES,
     PIECE_WORTH,
     WHITE,
@@ -410,10 +412,11 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
-    search_options = frozenset({"turns", "star", "table_mb"})
+    search_options = frozenset({"turns", "star", "table_mb", "material_scale"})
     """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``), search its
-    rolls in Star1's windows (``SearchOptions.star``) and keep a transposition table of that many MiB
-    (``SearchOptions.table_mb``; 0, its default, keeps none)."""
+    rolls in Star1's windows (``SearchOptions.star``), keep a transposition table of that many MiB
+    (``SearchOptions.table_mb``; 0, its default, keeps none) and value material at another scale than
+    the evaluation's :data:`~shogames.games.shogammon.MATERIAL_SCALE` (``SearchOptions.material_scale``)."""
 
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
@@ -421,7 +424,13 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
         self.check_search_options(options)
         return ShogammonAlphaBeta(
-            self, seed=seed, depth=depth, turns=options.turns, star=options.star, table_mb=options.table_mb
+            self,
+            seed=seed,
+            depth=depth,
+            turns=options.turns,
+            star=options.star,
+            table_mb=options.table_mb,
+            material_scale=options.material_scale,
         )
 
     def learned_alphabeta(
@@ -437,6 +446,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
             turns=options.turns,
             star=options.star,
             table_mb=options.table_mb,
+            material_scale=options.material_scale,
             network=network,
         )
 
@@ -658,6 +668,8 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         star: whether the rolls are searched in Star1's windows.
         table_mb: the transposition table's size in MiB (24 bytes an entry, rounded down to a power of
             two entries); 0 for none.
+        material_scale: the evaluation's material scale, the ``S`` of ``0.95 * tanh(d / S)``
+            (:data:`~shogames.games.shogammon.MATERIAL_SCALE` where 0).
         network: a learned evaluation (a ``ValueNet`` over Shogammon's observation) to value the horizon
             with, for the searching side (:func:`shogames.games.shogammon._jit.learned_score`, clipped to
             +-:data:`LEARNED_CAP`), instead of the hand-written evaluation; ``None`` for that.
@@ -674,9 +686,16 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         turns: bool = False,
         star: bool = False,
         table_mb: int = 0,
+        material_scale: float = 0.0,
         network: Any = None,
     ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
+        if material_scale < 0.0 or not math.isfinite(material_scale):
+            raise ValueError(f"the material scale is positive (0: the evaluation's), got {material_scale}")
+        self.worth = kernel.worth * (MATERIAL_SCALE / material_scale) if material_scale else kernel.worth
+        """The piece worths the search's evaluation counts: the kernel's, times ``MATERIAL_SCALE`` over
+        ``material_scale`` where one is given (each part of the count is linear in them, so this values
+        every position as that scale would)."""
         self.net = compiled_network(network)
         """The network as the compiled search reads it (empty arrays: the hand-written evaluation)."""
         self.turns = turns
@@ -708,7 +727,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         """The compiled search (:func:`shogames.games.shogammon._jit.alphabeta`)."""
         kernel = self.kernel
         index, value = jit.alphabeta(
-            kernel.encode(state), codes, depth, *budget, kernel.rules, kernel.worth, kernel._work,
+            kernel.encode(state), codes, depth, *budget, kernel.rules, self.worth, kernel._work,
             self._history, *out, int(self.turns), int(self.star), self.net,
             self._table,
         )  # fmt: skip
