@@ -422,22 +422,18 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax searcher (:class:`ShogammonAlphaBeta`)."""
-        self.check_search_options(options)
-        return ShogammonAlphaBeta(
-            self,
-            seed=seed,
-            depth=depth,
-            turns=options.turns,
-            star=options.star,
-            table_mb=options.table_mb,
-            material_scale=options.material_scale,
-        )
+        return self._searcher(seed, depth, options, None)
 
     def learned_alphabeta(
         self, network: Any, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
     ) -> ShogammonAlphaBeta:
         """The compiled expectiminimax with ``network`` (a ``ValueNet``) at the horizon, for its side."""
         network.check_game(self.game)
+        return self._searcher(seed, depth, options, network)
+
+    def _searcher(
+        self, seed: int | None, depth: int, options: SearchOptions, network: Any
+    ) -> ShogammonAlphaBeta:
         self.check_search_options(options)
         return ShogammonAlphaBeta(
             self,
