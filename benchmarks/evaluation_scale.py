@@ -5,12 +5,10 @@
 
 ``ShogammonState.evaluate`` values a material difference ``d`` as ``0.95 * tanh(d / MATERIAL_SCALE)``
 (docs/games/shogammon.md, "Evaluation"). Its scale sets how much a piece is worth beside a taken king
-(a win, 1) and how the search's chance nodes average: the larger the scale, the closer to linear. A
-kernel's evaluation reads the piece worths from ``ShogammonKernel.worth``; every part of the material
-count (the pieces, the hands, the points, the threats' expected gains) is linear in them, so worths
-times ``MATERIAL_SCALE / S`` value every position as the scale ``S`` would. Each game is one search
-with ``--scale`` against one with ``--against``, each ``kernel-alphabeta`` with ``--nodes`` positions a
-move (``ShogammonKernel.alphabeta``, the hand-written evaluation, no learned one); games ``2k`` and
+(a win, 1) and how the search's chance nodes average: the larger the scale, the closer to linear. Each
+game is one search with ``--scale`` against one with ``--against`` (``SearchOptions.material_scale``,
+the agent's ``scale=S``), each ``kernel-alphabeta`` with ``--nodes`` positions a move
+(``ShogammonKernel.alphabeta``, the hand-written evaluation, no learned one); games ``2k`` and
 ``2k + 1`` start from the same 4-ply random opening (seed ``--seed`` plus ``k``, as the arena's) with
 the scales in swapped seats, and their dice come from the game's number. Results go to ``--out`` (one
 JSON line a game; a file already there is resumed from); prints the score of ``--scale`` with its 95%
@@ -22,38 +20,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from shogames.arena import random_opening
+from shogames.arena import random_opening, wilson_interval
 from shogames.core.chance import sample_chance
+from shogames.core.kernel import SearchOptions
 from shogames.core.protocol import CHANCE
 from shogames.core.registry import make
-from shogames.games.shogammon import MATERIAL_SCALE, PIECE_WORTH
+from shogames.games.shogammon import MATERIAL_SCALE
 from shogames.games.shogammon.kernel import ShogammonKernel
-
-
-def kernel_at(scale: float) -> ShogammonKernel:
-    """A Shogammon kernel whose evaluation values material as the scale ``scale`` does."""
-    kernel = ShogammonKernel(make("shogammon"))
-    kernel.worth = np.array(PIECE_WORTH, dtype=np.float64) * (MATERIAL_SCALE / scale)
-    return kernel
 
 
 def play(number: int, scale: float, against: float, nodes: int, seed: int) -> dict[str, Any]:
     """Game ``number``: ``scale``'s score (1, 0.5 or 0), its plies and seconds."""
-    kernels = (kernel_at(scale), kernel_at(against))
+    kernel = ShogammonKernel(make("shogammon"))
     seat = number % 2  # the seat of ``scale``
-    game = kernels[0].game
-    state = random_opening(game, 4, seed + number // 2)
+    state = random_opening(kernel.game, 4, seed + number // 2)
     dice = random.Random(f"evaluation_scale {seed} {number}")
-    searchers = {seat: kernels[0].alphabeta(seed=number), 1 - seat: kernels[1].alphabeta(seed=number)}
+    searchers = {
+        seat: kernel.alphabeta(seed=number, options=SearchOptions(material_scale=scale)),
+        1 - seat: kernel.alphabeta(seed=number, options=SearchOptions(material_scale=against)),
+    }
     start = time.perf_counter()
     plies = 0
     while not state.is_terminal():
@@ -66,14 +57,6 @@ def play(number: int, scale: float, against: float, nodes: int, seed: int) -> di
         plies += 1
     score = (state.returns()[seat] + 1) / 2
     return {"number": number, "score": score, "plies": plies, "seconds": time.perf_counter() - start}
-
-
-def wilson(score: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a mean score over ``games`` games."""
-    z = 1.96
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:
@@ -103,7 +86,7 @@ def main() -> None:
             done.append(row)
     games = len(done)
     score = sum(row["score"] for row in done) / games
-    low, high = wilson(score, games)
+    low, high = wilson_interval(score, games)
     won = sum(row["score"] == 1 for row in done)
     drawn = sum(row["score"] == 0.5 for row in done)
     print(

@@ -616,11 +616,16 @@ def learned_score(st, rules, worth, work, net, seat):
     ``shogames.games.shogammon.kernel.compiled_network`` lays a ``ValueNet`` out. With the hand-written
     evaluation as an input the output is ``c`` times it plus the network's correction, on its scale.
     """
-    prior = 0.0
-    if net[5][2] != 0.0:
-        value = evaluate(st, rules, worth)
-        prior = value if seat == 0 else -value
-    return network_score(st, rules, work, net, seat, prior)
+    return network_score(st, rules, work, net, seat, network_prior(st, rules, worth, net, seat))
+
+
+@njit(cache=True)
+def network_prior(st, rules, worth, net, seat):
+    """The hand-written evaluation of ``st`` for ``seat`` where ``net`` reads it as an input, else 0."""
+    if net[5][2] == 0.0:
+        return 0.0
+    value = evaluate(st, rules, worth)
+    return value if seat == 0 else -value
 
 
 @njit(cache=True)
@@ -954,22 +959,17 @@ def horizon_value(st, alpha, beta, sign, rules, worth, work, net, seat):
     near the window's edges.
     """
     head = net[5]
-    prior = 0.0
-    if head[2] != 0.0:
-        value = evaluate(st, rules, worth)
-        prior = value if seat == 0 else -value
-    if head[3] == math.inf:  # no bound: the whole network
-        value = network_score(st, rules, work, net, seat, prior)
-        return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
-    guess = head[0] + head[1] * prior
-    low = sign * min(max(guess - head[3], -LEARNED_CAP), LEARNED_CAP)
-    high = sign * min(max(guess + head[3], -LEARNED_CAP), LEARNED_CAP)
-    if low > high:
-        low, high = high, low
-    if high <= alpha:
-        return high
-    if low >= beta:
-        return low
+    prior = network_prior(st, rules, worth, net, seat)
+    if head[3] != math.inf:  # a bound (none: the whole network at every horizon)
+        guess = head[0] + head[1] * prior
+        low = sign * min(max(guess - head[3], -LEARNED_CAP), LEARNED_CAP)
+        high = sign * min(max(guess + head[3], -LEARNED_CAP), LEARNED_CAP)
+        if low > high:
+            low, high = high, low
+        if high <= alpha:
+            return high
+        if low >= beta:
+            return low
     value = network_score(st, rules, work, net, seat, prior)
     return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
 
