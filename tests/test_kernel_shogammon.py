@@ -22,6 +22,7 @@ from shogames.core.settings import parse_settings_text
 from shogames.games.shogammon import OPEN, ROLL, ShogammonGame, ShogammonMove
 from shogames.games.shogammon.kernel import (
     C_DROP_STACK,
+    FILTER_SCALE,
     SERIAL_ROWS,
     STEPS,
     ShogammonAlphaBeta,
@@ -294,10 +295,14 @@ def test_shogammon_random_game_is_the_batch_game_without_a_turn_cap() -> None:
         check_random_game(kernel, batch, 9, index, game.new_initial_state())
 
 
-def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, turns: bool = False) -> float:
+def plain_expectiminimax(
+    state: Any, depth: int, seat: int, root_ply: int, *, turns: bool = False, keep: int = 0
+) -> float:
     """The alphabeta agent's values without pruning: ``state``'s value for its mover (``seat`` at a roll).
 
-    With ``turns``, depth counts turns: a move after which its mover is still to move takes none.
+    With ``turns``, depth counts turns: a move after which its mover is still to move takes none. With
+    ``keep``, a decision at least two deep searches only its ``keep`` moves whose positions the
+    evaluation values best for its mover, and those valued as the last of them (the move filter).
     """
 
     def sign(node: Any) -> int:
@@ -305,7 +310,7 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, tu
         return -1 if mover is not None and mover >= 0 and mover != seat else 1
 
     def value_as(side: int, child: Any, below: int) -> float:
-        value = plain_expectiminimax(child, below, seat, root_ply, turns=turns)
+        value = plain_expectiminimax(child, below, seat, root_ply, turns=turns, keep=keep)
         return value if sign(child) == side else -value
 
     def after_move(child: Any) -> int:
@@ -323,10 +328,16 @@ def plain_expectiminimax(state: Any, depth: int, seat: int, root_ply: int, *, tu
                 1, child, depth - 1 if child.to_move == shogames.CHANCE else depth
             )
         return total
-    return max(
-        value_as(sign(state), child, after_move(child))
-        for child in (state.play_unchecked(move) for move in state.legal_moves())
-    )
+    children = [state.play_unchecked(move) for move in state.legal_moves()]
+    if keep and depth >= 2 and len(children) > keep:
+        mover = state.to_move
+        valued = [
+            int((child.returns() if child.is_terminal() else child.evaluate())[mover] * FILTER_SCALE)
+            for child in children
+        ]
+        last = sorted(valued, reverse=True)[keep - 1]
+        children = [child for child, value in zip(children, valued, strict=True) if value >= last]
+    return max(value_as(sign(state), child, after_move(child)) for child in children)
 
 
 def searched_value(state: Any, depth: int, settings: dict[str, object], *, turns: bool) -> float:
@@ -495,6 +506,55 @@ def test_shogammon_alphabeta_value_is_expectiminimax(
     while state.to_move == shogames.CHANCE:
         state = state.play_unchecked(state.legal_moves()[4])
     searched_value(state, depth, settings, turns=turns)
+
+
+@pytest.mark.parametrize("settings", [{}, {"repetition": "fourfold"}], ids=["plain", "fourfold"])
+def test_the_move_filter_searches_the_best_valued_moves_and_their_ties(settings: dict[str, object]) -> None:
+    # Black, one die left (a 6), three moves deep: the king's move, a roll, White's two moves, of which
+    # the first (two deep) is filtered. The search's value, with Star1 and with a table too, is the
+    # reference expectiminimax's over the moves the filter keeps, and keeping one or two moves changes it.
+    state = game_of(settings).state_from_text("3gk4/4p4/9/9/2B6/9/9/4P4/4K4 w P 4 6 8")
+    seat = state.to_move
+    assert seat is not None
+    kernel = require_kernel(game_of(settings))
+    values = {}
+    for keep in (0, 1, 2):
+        expected = max(
+            plain_expectiminimax(child, 2, seat, state.ply, keep=keep)
+            * (1 if child.to_move in (None, shogames.CHANCE, seat) else -1)
+            for child in (state.play_unchecked(move) for move in state.legal_moves())
+        )
+        for star, table_mb in ((False, 0), (True, 0), (False, 1)):
+            options = SearchOptions(star=star, table_mb=table_mb, move_filter=keep)
+            searcher = kernel.alphabeta(seed=1, depth=3, options=options)
+            assert searcher is not None
+            result = searcher.search(state, work=50_000_000)
+            assert result.depth == 3 and result.value == pytest.approx(expected, abs=1e-12), options
+        values[keep] = expected
+    assert len({round(value, 9) for value in values.values()}) == 3, values
+
+
+def test_the_move_filter_is_a_search_option_of_shogammon() -> None:
+    from shogames.agents import make_agent
+    from shogames.agents.kernel_search import KernelAlphaBetaAgent
+    from shogames.core.kernel import KernelUnavailableError
+
+    state = game_of({}).state_from_text("3gk4/4p4/9/9/2B6/9/9/4P4/4K4 w P 4 6 8")
+    agent = make_agent("kernel-alphabeta:filter=1,depth=3", seed=1)
+    assert isinstance(agent, KernelAlphaBetaAgent) and agent.options.move_filter == 1
+    kernel = require_kernel(game_of({}))
+    searcher = kernel.alphabeta(seed=1, depth=3, options=SearchOptions(move_filter=1))
+    assert searcher is not None
+    agent.select_move(state)
+    assert agent.last_result is not None
+    assert agent.last_result.value == pytest.approx(searcher.search(state).value, abs=1e-12)
+    for bad in ("-1", "5000"):
+        with pytest.raises(ValueError, match="filter is a number of moves"):
+            make_agent(f"kernel-alphabeta:filter={bad}")
+    shobu = shogames.make("shobu")
+    if shobu.kernel is not None:
+        with pytest.raises(KernelUnavailableError, match="has no move_filter"):
+            make_agent("kernel-alphabeta:filter=4").check_game(shobu)
 
 
 def test_counting_turns_puts_the_horizon_after_the_turn() -> None:

@@ -132,13 +132,16 @@ class KernelAlphaBetaAgent(_KernelAgent):
         scale: the hand-written evaluation's material scale (0: the game's own; Shogammon's ``S`` of
             ``0.95 * tanh(d / S)``, :attr:`SearchOptions.material_scale
             <shogames.core.kernel.SearchOptions.material_scale>`).
+        filter: at each decision at least two moves above the horizon, search only this many moves,
+            those the hand-written evaluation values best (0: every move; :attr:`SearchOptions.move_filter
+            <shogames.core.kernel.SearchOptions.move_filter>`).
     """
 
     name = "kernel-alphabeta"
     parameters: ClassVar[Mapping[str, type]] = {
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
         "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
-        "extend": int, "turns": int, "star": int, "maxn": int, "scale": float,
+        "extend": int, "turns": int, "star": int, "maxn": int, "scale": float, "filter": int,
     }  # fmt: skip
 
     def __init__(
@@ -161,6 +164,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         star: int = 0,
         maxn: int = 0,
         scale: float = 0.0,
+        filter: int = 0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
@@ -182,6 +186,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
             raise ValueError(f"table is a size in MiB from 1 to 4096 (0: the default), got {table}")
         if not (scale == 0.0 or 1.0 <= scale <= 10_000.0):
             raise ValueError(f"scale is a material scale from 1 to 10000 (0: the evaluation's), got {scale}")
+        if not 0 <= filter <= 4096:
+            raise ValueError(f"filter is a number of moves from 1 to 4096 (0: every move), got {filter}")
         self.options = SearchOptions(
             pvs=pvs == 1,
             killers=killers == 1,
@@ -194,6 +200,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             star=star == 1,
             maxn=maxn == 1,
             material_scale=scale,
+            move_filter=filter,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

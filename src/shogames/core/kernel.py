@@ -175,6 +175,11 @@ class SearchOptions:
     ``0.95 * tanh(d / S)`` for a material difference ``d``. A larger scale values material closer to
     linearly and makes a piece worth less beside a taken king, so that the chance nodes average values
     nearer to the results they promise."""
+    move_filter: int = 0
+    """At each decision with at least two moves of depth left, search only this many of its moves: those
+    whose positions the hand-written evaluation values best for the side to move (0: every move), as
+    backgammon programs filter their candidate moves before searching deeper (gnubg's move filters).
+    Each position so valued counts as one of the search's positions. The root's moves are all searched."""
 
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""

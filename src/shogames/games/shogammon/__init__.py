@@ -436,7 +436,7 @@ class ShogammonGame(Game["ShogammonState"]):
         "medium": "kernel-alphabeta:depth=1,noise=0.1",
         "hard": "kernel-alphabeta:nodes=300",
         "expert": "kernel-alphabeta:nodes=50000",
-        "master": "kernel-alphabeta:nodes=1000000,value=learned",
+        "master": "kernel-alphabeta:nodes=1000000,value=learned,filter=6",
     }
     reference_levels: ClassVar[Mapping[str, str]] = {
         "medium": "greedy:noise=0.1",

@@ -928,9 +928,11 @@ def table_key(st, ctx, cfg, work):
 
 
 # ctx (int64): the common alpha-beta counters (common.C_NODES ...), then the searching side, the root's ply,
-# whether depth counts whole turns (SearchOptions.turns) rather than moves, and whether a roll's outcomes
-# are searched in Star1's windows (SearchOptions.star).
-AB_SEAT, AB_ROOT_PLY, AB_TURNS, AB_STAR = 4, 5, 6, 7
+# whether depth counts whole turns (SearchOptions.turns) rather than moves, whether a roll's outcomes
+# are searched in Star1's windows (SearchOptions.star) and how many moves the move filter keeps at a
+# decision two or more deep (SearchOptions.move_filter; 0: every move).
+AB_SEAT, AB_ROOT_PLY, AB_TURNS, AB_STAR, AB_FILTER = 4, 5, 6, 7, 8
+AB_SIZE = 9
 
 
 @njit(cache=True, inline="always")
@@ -972,6 +974,41 @@ def horizon_value(st, alpha, beta, sign, rules, worth, work, net, seat):
             return low
     value = network_score(st, rules, work, net, seat, prior)
     return sign * min(max(value, -LEARNED_CAP), LEARNED_CAP)
+
+
+FILTER_SCALE = 1e12  # the filter's evaluations as the integer scores the lazy sort compares
+
+
+@njit(cache=True)
+def filter_moves(st, n, keep, level, ctx, rules, worth, work, moves, scores, child):
+    """Bring the moves the filter keeps to the front of ``moves[level, :n]``, best first; return how many.
+
+    Those are the ``keep`` moves whose child the hand-written evaluation values best for the side to
+    move at ``st``, and every other move valued as the last of those (so that the choice never depends
+    on the moves' order). The values are compared as ``int64(value * FILTER_SCALE)``; each child
+    valued counts as a node.
+    """
+    side = st[SIDE]
+    for i in range(n):
+        child[:] = st
+        play(child, moves[level, i], rules, work)
+        value = evaluate(child, rules, worth)
+        if side != 0:
+            value = -value
+        scores[level, i] = np.int64(value * FILTER_SCALE)
+    ctx[common.C_NODES] += n
+    kept = 0
+    for i in range(n):  # selection sort, as far as the moves kept
+        pick = i
+        for j in range(i + 1, n):
+            if scores[level, j] > scores[level, pick]:
+                pick = j
+        if i >= keep and scores[level, pick] != scores[level, keep - 1]:
+            break
+        moves[level, i], moves[level, pick] = moves[level, pick], moves[level, i]
+        scores[level, i], scores[level, pick] = scores[level, pick], scores[level, i]
+        kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -1048,8 +1085,12 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
             values[slot] = total
             depths[slot] = depth
         return total
-    for i in range(n):
-        scores[level, i] = history[history_slot(moves[level, i])]
+    keep = ctx[AB_FILTER]
+    if keep > 0 and depth >= 2 and n > keep:
+        n = filter_moves(st, n, keep, level, ctx, rules, worth, work, moves, scores, child)
+    else:
+        for i in range(n):
+            scores[level, i] = history[history_slot(moves[level, i])]
     best = -common.INF
     for i in range(n):
         move = common.pick_next(moves[level], scores[level], i, n)
@@ -1077,7 +1118,7 @@ def expectiminimax(st, depth, alpha, beta, level, ctx, deadline, rules, worth, s
 @njit(cache=True)
 def alphabeta(
     root, root_moves, max_depth, node_limit, seconds, rules, worth, work, history, root_scores, stats, turns,
-    star, net, table,
+    star, net, table, keep,
 ):  # fmt: skip
     """Iterative deepening expectiminimax from ``root`` (a side to move) over ``root_moves``.
 
@@ -1091,13 +1132,14 @@ def alphabeta(
     """
     cfg = rules[0]
     n = root_moves.shape[0]
-    ctx = np.zeros(8, dtype=np.int64)
+    ctx = np.zeros(AB_SIZE, dtype=np.int64)
     ctx[common.C_NODE_LIMIT] = node_limit
     seat = root[SIDE]
     ctx[AB_SEAT] = seat
     ctx[AB_ROOT_PLY] = root[PLY]
     ctx[AB_TURNS] = turns
     ctx[AB_STAR] = star
+    ctx[AB_FILTER] = keep
     deadline = common.deadline_after(seconds)
     children = np.empty((MAX_LEVEL + 1, root.shape[0]), dtype=np.int64)
     space = (

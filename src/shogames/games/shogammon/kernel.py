@@ -412,11 +412,13 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
         """
         return None if self.shogammon.fourfold else ShogammonBatch(self, size, seed)
 
-    search_options = frozenset({"turns", "star", "table_mb", "material_scale"})
+    search_options = frozenset({"turns", "star", "table_mb", "material_scale", "move_filter"})
     """Shogammon's expectiminimax can count its depth in turns (``SearchOptions.turns``), search its
     rolls in Star1's windows (``SearchOptions.star``), keep a transposition table of that many MiB
-    (``SearchOptions.table_mb``; 0, its default, keeps none) and value material at another scale than
-    the evaluation's :data:`~shogames.games.shogammon.MATERIAL_SCALE` (``SearchOptions.material_scale``)."""
+    (``SearchOptions.table_mb``; 0, its default, keeps none), value material at another scale than
+    the evaluation's :data:`~shogames.games.shogammon.MATERIAL_SCALE` (``SearchOptions.material_scale``)
+    and search only the moves the hand-written evaluation values best below the root
+    (``SearchOptions.move_filter``)."""
 
     def alphabeta(
         self, *, seed: int | None = None, depth: int = 64, options: SearchOptions = PLAIN_SEARCH
@@ -443,6 +445,7 @@ class ShogammonKernel(Kernel[ShogammonState, ShogammonMove]):
             star=options.star,
             table_mb=options.table_mb,
             material_scale=options.material_scale,
+            move_filter=options.move_filter,
             network=network,
         )
 
@@ -654,7 +657,9 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
     Moves are ordered by the history heuristic (lazily sorted), kept between searches (cleared by
     :meth:`reset`). With ``table_mb``, a transposition table of the positions before a roll, where a
     turn's two moves played in either order meet: it keeps their exact values for their depth, so the
-    search returns the same values in fewer positions (``_jit.TABLE_DEPTH``).
+    search returns the same values in fewer positions (``_jit.TABLE_DEPTH``). With ``move_filter``, a
+    decision two or more moves above the horizon searches only its moves whose positions the
+    hand-written evaluation values best (that many, and those valued as the last of them), best first.
 
     Args:
         kernel: the Shogammon kernel.
@@ -666,6 +671,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
             two entries); 0 for none.
         material_scale: the evaluation's material scale, the ``S`` of ``0.95 * tanh(d / S)``
             (:data:`~shogames.games.shogammon.MATERIAL_SCALE` where 0).
+        move_filter: how many moves a decision two or more moves above the horizon searches (0: all).
         network: a learned evaluation (a ``ValueNet`` over Shogammon's observation) to value the horizon
             with, for the searching side (:func:`shogames.games.shogammon._jit.learned_score`, clipped to
             +-:data:`LEARNED_CAP`), instead of the hand-written evaluation; ``None`` for that.
@@ -683,6 +689,7 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         star: bool = False,
         table_mb: int = 0,
         material_scale: float = 0.0,
+        move_filter: int = 0,
         network: Any = None,
     ) -> None:
         super().__init__(kernel, seed=seed, depth=depth)
@@ -698,6 +705,10 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         """Whether depth counts whole turns (the horizon only between turns) rather than moves."""
         self.star = star
         """Whether the rolls are searched in Star1's windows (the same values in fewer positions)."""
+        if move_filter < 0:
+            raise ValueError(f"the move filter is a number of moves (0: every move), got {move_filter}")
+        self.move_filter = move_filter
+        """How many moves a decision at least two moves above the horizon searches (0: all of them)."""
         self._history = np.zeros(jit.HISTORY_MASK + 1, dtype=np.int64)
         fits = (table_mb << 20) // TABLE_ENTRY_BYTES
         entries = 1 << (fits.bit_length() - 1) if table_mb > 0 else 0
@@ -725,13 +736,16 @@ class ShogammonAlphaBeta(CompiledAlphaBeta[ShogammonKernel, ShogammonMove]):
         index, value = jit.alphabeta(
             kernel.encode(state), codes, depth, *budget, kernel.rules, self.worth, kernel._work,
             self._history, *out, int(self.turns), int(self.star), self.net,
-            self._table,
+            self._table, self.move_filter,
         )  # fmt: skip
         return int(index), float(value)
 
 
 TABLE_ENTRY_BYTES: Final = 24
 """The bytes of one transposition table entry: its key, value and depth."""
+
+FILTER_SCALE: Final = jit.FILTER_SCALE
+"""The move filter compares its evaluations as integers, ``int(value * FILTER_SCALE)`` (truncated)."""
 
 LEARNED_CAP: Final = jit.LEARNED_CAP
 """The learned search's horizon values are clipped to +-this (below the search's forced result, 0.99)."""
