@@ -206,6 +206,10 @@ def describe_spec(spec: str) -> str:
 
     >>> describe_spec("kernel-rollout:playouts=4000")
     'plays 4,000 games out to the end a move, each side looking one move ahead, and keeps the best move'
+    >>> describe_spec("kernel-alphabeta:nodes=50000,filter=6")
+    'searches 50,000 positions a move, pruning all but the 6 moves it values best below its first move'
+    >>> describe_spec("kernel-alphabeta:nodes=1000000,value=learned")
+    'searches 1,000,000 positions a move, with its learned evaluation'
     """
     name, params = parse_agent_spec(spec)
     parts: list[str] = []
@@ -228,6 +232,10 @@ def describe_spec(spec: str) -> str:
         parts.append(f"plays {name}")
     if int(params.get("quiescence", 0)):
         parts[-1] += f", then follows captures up to {params['quiescence']} moves further"
+    if int(params.get("filter", 0)):
+        parts[-1] += f", pruning all but the {params['filter']} moves it values best below its first move"
+    if params.get("value") == "learned":
+        parts[-1] += ", with its learned evaluation"
     noise = float(params.get("noise", 0))
     if noise:
         parts.append(f"plays {100 * noise:.0f}% of its moves at random")
