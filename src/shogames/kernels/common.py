@@ -223,9 +223,10 @@ def out_of_budget(ctx, deadline):
 
 @njit(cache=True, inline="always")
 def pick_next(moves, scores, i, n):
-    """Lazy selection sort: bring the best-scored of ``moves[i:n]`` to ``i`` and return it.
+    """Lazy selection sort: bring the best-scored of ``moves[i:n]`` and its score to ``i``; return it.
 
-    Cut-offs usually come after a few moves, so the moves are sorted only as far as they are searched.
+    The first of equal scores is picked. Cut-offs usually come after a few moves, so the moves are sorted
+    only as far as they are searched.
     """
     pick = i
     for j in range(i + 1, n):
@@ -234,7 +235,9 @@ def pick_next(moves, scores, i, n):
     move = moves[pick]
     moves[pick] = moves[i]
     moves[i] = move
+    score = scores[pick]
     scores[pick] = scores[i]
+    scores[i] = score
     return move
 
 

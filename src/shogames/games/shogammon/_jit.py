@@ -997,17 +997,15 @@ def filter_moves(st, n, keep, level, ctx, rules, worth, work, moves, scores, chi
             value = -value
         scores[level, i] = np.int64(value * FILTER_SCALE)
     ctx[common.C_NODES] += n
-    kept = 0
-    for i in range(n):  # selection sort, as far as the moves kept
-        pick = i
-        for j in range(i + 1, n):
-            if scores[level, j] > scores[level, pick]:
-                pick = j
-        if i >= keep and scores[level, pick] != scores[level, keep - 1]:
-            break
-        moves[level, i], moves[level, pick] = moves[level, pick], moves[level, i]
-        scores[level, i], scores[level, pick] = scores[level, pick], scores[level, i]
-        kept += 1
+    for i in range(keep):
+        common.pick_next(moves[level], scores[level], i, n)
+    last = scores[level, keep - 1]
+    kept = keep
+    for i in range(keep, n):  # the moves valued as the last kept, in the order they stand
+        if scores[level, i] == last:
+            moves[level, kept], moves[level, i] = moves[level, i], moves[level, kept]
+            scores[level, kept], scores[level, i] = scores[level, i], scores[level, kept]
+            kept += 1
     return kept
 
 
