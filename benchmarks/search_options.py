@@ -1,13 +1,15 @@
 """What each alpha-beta option costs and saves: positions to finish a depth, CPU-seconds, positions a second.
 
-    python benchmarks/search_options.py [--game shobu] [--positions 8] [--depth 6]
+    python benchmarks/search_options.py [--game shobu] [--positions 8] [--depth 6] [--only NAME ...]
 
 Each of ``--positions`` positions (random openings of 6 and 16 plies, seeds 0, 1, ...) is searched to
 exactly ``--depth`` plies (no node budget) from a fresh table by each set of options on one thread, after
 a warm-up search; prints, per set, the mean positions searched and CPU-seconds a position, and positions
 a CPU-second. The options that keep the value (``pvs``, ``killers``, ``table``, ``aspiration``) finish
 the depth in fewer positions where they pay; ``quiescence`` searches more positions to the same depth, for
-a better value (docs/strength.md, "Search options (Shobu)", gives the matches that measure that).
+a better value (docs/strength.md, "Search options (Shobu)", gives the matches that measure that), and
+``nullmove`` (null move pruning) and ``reductions`` fewer, for a value that may differ. ``--only``
+measures just the sets of those names.
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ OPTION_SETS: dict[str, SearchOptions] = {
     "quiescence=2, pvs, table=64, reductions": SearchOptions(
         quiescence=2, pvs=True, table_mb=64, reductions=True
     ),
+    "quiescence=2, pvs, table=64, nullmove=2": SearchOptions(
+        quiescence=2, pvs=True, table_mb=64, null_move=2
+    ),
+    "quiescence=2, pvs, table=64, nullmove=3": SearchOptions(
+        quiescence=2, pvs=True, table_mb=64, null_move=3
+    ),
     "aspiration": SearchOptions(aspiration=True),
     "quiescence=2, pvs, table=64, aspiration": SearchOptions(
         quiescence=2, pvs=True, table_mb=64, aspiration=True
@@ -46,6 +54,7 @@ def main() -> None:
     parser.add_argument("--game", default="shobu")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--only", nargs="+", choices=OPTION_SETS, help="measure only these sets")
     options = parser.parse_args()
     game = make(options.game)
     kernel = require_kernel(game)
@@ -60,6 +69,8 @@ def main() -> None:
     print("| options | positions a move | CPU-s a move | positions/CPU-s |")
     print("|---|---:|---:|---:|")
     for name, search_options in OPTION_SETS.items():
+        if options.only and name not in options.only:
+            continue
         nodes = 0
         started = time.process_time()
         for state in positions:

@@ -425,6 +425,50 @@ def test_late_move_reductions_finish_a_depth_sooner_and_still_take_a_win() -> No
     assert kernel.play(win, found.move).winner == 0 and found.value > 0.99
 
 
+def test_null_moves_finish_a_depth_sooner_and_still_take_a_win() -> None:
+    # Null move pruning changes the value (a pass stands in for the search of every turn), so it is
+    # checked by what it is for: fewer positions to the same depth, a legal move, and no win missed.
+    kernel = shobu_kernel()
+    plain_nodes = pruned_nodes = 0
+    for seed in (6, 7, 8):
+        state = midgame(seed, plies=10)
+        full = kernel.alphabeta(seed=1, depth=5, options=SearchOptions(pvs=True)).search(state, work=10**12)
+        options = SearchOptions(pvs=True, null_move=2)
+        pruned = kernel.alphabeta(seed=1, depth=5, options=options).search(state, work=10**12)
+        assert pruned.depth == full.depth == 5 and pruned.move in state.legal_moves()
+        plain_nodes += full.nodes
+        pruned_nodes += pruned.nodes
+    assert pruned_nodes < plain_nodes / 2, (pruned_nodes, plain_nodes)
+    win = kernel.game.state_from_text(WIN_IN_ONE)
+    for null_move in (1, 2, 3):
+        options = SearchOptions(pvs=True, quiescence=2, null_move=null_move)
+        found = kernel.alphabeta(seed=0, depth=4, options=options).search(win)
+        assert kernel.play(win, found.move).winner == 0 and found.value > 0.99
+
+
+def test_null_moves_leave_the_plain_search_alone_without_null_windows() -> None:
+    # The null move prunes only nodes searched with a null window: without principal variation search
+    # (and so without those windows) the search is the plain one, position for position; the agent
+    # refuses the option alone, and a reduction out of range.
+    from shogames.agents import make_agent
+    from shogames.agents.kernel_search import KernelAlphaBetaAgent
+
+    kernel = shobu_kernel()
+    for seed in (2, 3):
+        state = midgame(seed, plies=12)
+        plain = kernel.alphabeta(seed=1, depth=4).search(state, work=10**12)
+        options = SearchOptions(null_move=2)
+        alone = kernel.alphabeta(seed=1, depth=4, options=options).search(state, work=10**12)
+        assert (alone.move, alone.value, alone.nodes) == (plain.move, plain.value, plain.nodes)
+    with pytest.raises(ValueError, match="pvs=1 as well"):
+        make_agent("kernel-alphabeta:nullmove=2")
+    with pytest.raises(ValueError, match="nullmove is a reduction"):
+        make_agent("kernel-alphabeta:pvs=1,nullmove=9")
+    agent = make_agent("kernel-alphabeta:pvs=1,nullmove=2")
+    assert isinstance(agent, KernelAlphaBetaAgent)
+    assert agent.options == SearchOptions(pvs=True, null_move=2)
+
+
 def test_search_options_a_kernel_lacks_are_refused() -> None:
     from shogames.agents import make_agent
 

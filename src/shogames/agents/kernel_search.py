@@ -12,8 +12,9 @@ first move elsewhere.
   nodes a move; ``depth`` caps the iterations; ``noise`` plays that share of moves at random instead (the
   weakest levels); ``value=learned`` values the horizon with the game's shipped learned evaluation where
   its kernel can (Shobu's). ``pvs=1``, ``killers=1``, ``quiescence=Q``, ``reductions=1``,
-  ``aspiration=1``, ``extend=K``, ``table=MB``, ``turns=1``, ``star=1`` and ``maxn=1`` turn on what strong
-  engines add to the plain search, and ``scale=S`` values material at another scale
+  ``aspiration=1``, ``extend=K``, ``table=MB``, ``nullmove=R``, ``turns=1``, ``star=1``, ``maxn=1`` and
+  ``filter=K`` turn on what strong engines add to the plain search, and ``scale=S`` values material at
+  another scale
   (:class:`~shogames.core.kernel.SearchOptions`), where the kernel has them; all are off by default, so a
   spec names the same player it did before they existed.
 - ``kernel-mcts:iterations=N,seconds=S,c=C``: the kernel's UCT with the evaluation at the leaves (as
@@ -132,6 +133,8 @@ class KernelAlphaBetaAgent(_KernelAgent):
         scale: the hand-written evaluation's material scale (0: the game's own; Shogammon's ``S`` of
             ``0.95 * tanh(d / S)``, :attr:`SearchOptions.material_scale
             <shogames.core.kernel.SearchOptions.material_scale>`).
+        nullmove: null move pruning with this reduction in plies (0: none; :attr:`SearchOptions.null_move
+            <shogames.core.kernel.SearchOptions.null_move>`).
         filter: at each decision at least two moves above the horizon, search only this many moves,
             those the hand-written evaluation values best (0: every move; :attr:`SearchOptions.move_filter
             <shogames.core.kernel.SearchOptions.move_filter>`).
@@ -142,6 +145,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         "depth": int, "nodes": int, "seconds": float, "noise": float, "value": str, "pvs": int,
         "killers": int, "quiescence": int, "table": int, "reductions": int, "aspiration": int,
         "extend": int, "turns": int, "star": int, "maxn": int, "scale": float, "filter": int,
+        "nullmove": int,
     }  # fmt: skip
 
     def __init__(
@@ -165,6 +169,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
         maxn: int = 0,
         scale: float = 0.0,
         filter: int = 0,
+        nullmove: int = 0,
     ) -> None:
         super().__init__(seed)
         if depth < 1:
@@ -188,6 +193,10 @@ class KernelAlphaBetaAgent(_KernelAgent):
             raise ValueError(f"scale is a material scale from 1 to 10000 (0: the evaluation's), got {scale}")
         if not 0 <= filter <= 4096:
             raise ValueError(f"filter is a number of moves from 1 to 4096 (0: every move), got {filter}")
+        if not 0 <= nullmove <= 8:
+            raise ValueError(f"nullmove is a reduction in plies from 1 to 8 (0: none), got {nullmove}")
+        if nullmove and not pvs:
+            raise ValueError("nullmove=R prunes only in the null windows of pvs=1: name pvs=1 as well")
         self.options = SearchOptions(
             pvs=pvs == 1,
             killers=killers == 1,
@@ -201,6 +210,7 @@ class KernelAlphaBetaAgent(_KernelAgent):
             maxn=maxn == 1,
             material_scale=scale,
             move_filter=filter,
+            null_move=nullmove,
         )
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise is a probability from 0 to 1, got {noise}")

@@ -181,6 +181,14 @@ class SearchOptions:
     backgammon programs filter their candidate moves before searching deeper (gnubg's move filters).
     Each position so valued counts as one of the search's positions. The root's moves are all searched."""
 
+    null_move: int = 0
+    """Null move pruning with this reduction in plies (0: none): at a node off the principal variation
+    whose evaluation already reaches the bound that would cut it off, the side to move first passes,
+    and where a search of the opponent's reply this many plies shallower still cannot bring the value
+    below that bound, the node is cut off unsearched (as chess engines do; Shobu has no passing, so the
+    pass is the search's device, never a move it plays). The nodes off the principal variation are
+    those searched with a null window, so it prunes only with :attr:`pvs`."""
+
     def asked(self) -> list[str]:
         """The names of the options that differ from the plain search."""
         return [name for name, value in vars(self).items() if value != getattr(PLAIN_SEARCH, name)]

@@ -683,12 +683,14 @@ def random_playout(start, g, seed, max_turns, no_turn_pass, rules, rot, returns,
 # ctx (int64): the search's counters and limits (the first four are shogames.kernels.common's).
 C_ROOT_TURNS, C_GENERATION, C_MAX_TURNS, C_PASS = range(4, 8)
 # The search's options (:class:`~shogames.core.kernel.SearchOptions`): principal variation search, killer
-# moves, the plies of captures searched past the horizon (quiescence), late move reductions and aspiration
-# windows at the root.
-C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS, C_ASPIRATION = range(8, 13)
-CTX_SIZE = 13
+# moves, the plies of captures searched past the horizon (quiescence), late move reductions, aspiration
+# windows at the root and the null move's reduction; then whether a null move's search is under way.
+C_PVS, C_KILLERS, C_QUIESCENCE, C_REDUCTIONS, C_ASPIRATION, C_NULL_MOVE, C_IN_NULL = range(8, 15)
+CTX_SIZE = 15
 EXTEND = 5
 """``options[EXTEND]``: how many times its node budget the search may spend while its best move changes."""
+NULL_MOVE = 6
+"""``options[NULL_MOVE]``: the plies a null move's search is reduced by (0: no null moves)."""
 ASPIRATION_MATERIAL = 2.0
 """With aspiration windows, the root's window reaches this far either side of the last iteration's score
 with the material evaluation (a stone taken from a full board is worth 2)."""
@@ -946,7 +948,11 @@ def negamax(
     ``C_KILLERS`` the last two quiet turns that cut at this ply (``killers[ply]``) are tried first of the
     quiet turns; with ``C_REDUCTIONS`` the quiet turns after the first :data:`FULL_DEPTH_QUIET` at a
     node ``depth`` >= 3 are searched one ply shallower with a null window first, and again at full depth
-    only where that beats ``alpha`` (late move reductions).
+    only where that beats ``alpha`` (late move reductions); with ``C_NULL_MOVE`` = R and ``C_PVS``, a
+    node searched with a null window (not on the principal variation) whose evaluation already reaches
+    ``beta`` first lets the opponent move twice: if a search of that ``depth - 1 - R`` plies deep (or
+    its captures alone, where that is under one ply) still reaches ``beta``, the node is cut off
+    without a turn searched (null move pruning, as chess engines do; never two null moves in a line).
     """
     if out_of_budget(ctx, deadline):
         return 0.0
@@ -982,6 +988,35 @@ def negamax(
             if alpha >= beta:
                 return stored
 
+    other = 1 - seat
+    if (
+        ctx[C_NULL_MOVE] > 0
+        and ctx[C_IN_NULL] == 0
+        and count > 0
+        and depth >= 2
+        and ctx[C_PVS] != 0
+        and beta - alpha <= 1.0
+        and abs(beta) < WIN_SCORE / 2
+        and evaluation_score(black, white, seat, turns, ctx, net) >= beta
+    ):
+        null_depth = depth - 1 - ctx[C_NULL_MOVE]
+        ctx[C_IN_NULL] = 1
+        if null_depth >= 1:
+            value = -negamax(
+                black, white, other, turns + 1, winner, null_depth, -beta, -beta + 1.0, ply + 1, ctx,
+                deadline, rules, rot, table, history, src, moves, scores, net, killers,
+            )  # fmt: skip
+        else:
+            value = -quiesce(
+                black, white, other, turns + 1, winner, -beta, -beta + 1.0, ctx[C_QUIESCENCE], ply + 1, ctx,
+                deadline, rules, rot, src, moves, net,
+            )  # fmt: skip
+        ctx[C_IN_NULL] = 0
+        if ctx[C_ABORT]:
+            return 0.0
+        if value >= beta:
+            return beta  # not the null line's value: a win found there is not this position's
+
     codes = moves[ply]
     order = scores[ply]
     n = 0
@@ -998,7 +1033,6 @@ def negamax(
     original_alpha = alpha
     best_value = -INF
     best_move = -1
-    other = 1 - seat
     horizon = depth == 1 or ply + 1 >= MAX_PLY - 1
     learned = horizon and net[1].shape[0] > 0
     if learned:  # the children's sums of stones start from this position's, in the opponent's view
@@ -1113,10 +1147,11 @@ def alphabeta(
 
     ``net`` is a learned evaluation laid out for bitboards (see :func:`learned_score`), or arrays of
     length 0 for the material evaluation. ``options`` (int64) turns on principal variation search,
-    killer moves, the plies of quiescence and late move reductions (see :func:`negamax`) and aspiration
-    windows (all 0 for the plain search), and ``options[EXTEND]``: with ``K`` > 1 the search goes on
-    past ``node_limit`` while its best move changes, finishing iterations (and starting new ones while
-    the last one changed the best move) up to ``K * node_limit`` nodes. With aspiration windows each
+    killer moves, the plies of quiescence and late move reductions (see :func:`negamax`), aspiration
+    windows, ``options[NULL_MOVE]`` the null move's reduction (all 0 for the plain search), and
+    ``options[EXTEND]``: with ``K`` > 1 the search goes on past ``node_limit`` while its best move
+    changes, finishing iterations (and starting new ones while the last one changed the best move) up to
+    ``K * node_limit`` nodes. With aspiration windows each
     iteration after the first searches the root within :data:`ASPIRATION_MATERIAL` (or
     :data:`ASPIRATION_LEARNED`) of the last iteration's score, and again with the window open on the
     side it fails: below for the first move, above for any move that reaches the top (the value is the
@@ -1144,6 +1179,7 @@ def alphabeta(
     ctx[C_QUIESCENCE] = options[2]
     ctx[C_REDUCTIONS] = options[3]
     ctx[C_ASPIRATION] = options[4]
+    ctx[C_NULL_MOVE] = options[NULL_MOVE]
     width = ASPIRATION_MATERIAL if net[1].shape[0] == 0 else ASPIRATION_LEARNED
     deadline = deadline_after(seconds)
     _, masks, plans = rules

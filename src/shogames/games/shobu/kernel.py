@@ -315,7 +315,7 @@ class ShobuKernel(Kernel[ShobuState, ShobuMove]):
     # --- Searches ------------------------------------------------------------------------------------
 
     search_options = frozenset(
-        {"pvs", "killers", "quiescence", "table_mb", "reductions", "aspiration", "extend"}
+        {"pvs", "killers", "quiescence", "table_mb", "reductions", "aspiration", "extend", "null_move"}
     )
     """Shobu's alpha-beta has every :class:`~shogames.core.kernel.SearchOptions`."""
 
@@ -366,7 +366,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
         network: a learned evaluation (a ``ValueNet`` over Shobu's observation) to value the horizon
             with instead of the material; ``None`` for the material.
         options: principal variation search, killer moves, plies of quiescence, late move reductions,
-            aspiration windows, the budget's extension and the table's size
+            aspiration windows, the budget's extension, null moves and the table's size
             (:class:`~shogames.core.kernel.SearchOptions`; a table of ``table_mb`` MiB replaces
             ``table_bits``, see :class:`~shogames.kernels.search.TableAlphaBeta`).
     """
@@ -394,6 +394,7 @@ class ShobuAlphaBeta(TableAlphaBeta[ShobuKernel, ShobuMove]):
                 options.reductions,
                 options.aspiration,
                 options.extend,
+                options.null_move,
             ],
             dtype=np.int64,
         )
