@@ -54,7 +54,7 @@ def main() -> None:
     for path in args.results:
         report = json.loads(path.read_text())
         for pair in report["pairs"]:
-            if not pair.get("first_score") and not pair.get("second_score"):
+            if "first_score" not in pair:
                 continue  # an older results.json, before the scores by seat
             games = pair["games"]
             first, second = pair["first_score"], pair["second_score"]
