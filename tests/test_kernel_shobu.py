@@ -409,6 +409,69 @@ def test_quiescence_searches_the_captures_past_the_horizon(depth: int, left: int
     assert differs, "no position where the last ply of captures changes the value: the test shows nothing"
 
 
+def learned_quiescence(
+    state: ShobuState, net: object, depth: int, left: int, alpha: float, beta: float
+) -> float:
+    """:func:`quiescence_value` with ``net``'s values of the side to move at the horizon and past it."""
+    from shogames.learning.network import ValueNet
+
+    assert isinstance(net, ValueNet)
+    if state.is_terminal():
+        return minimax(state, 0, ROOT_PLY[0])
+    if depth == 0:
+        best = float(net.value_of([state], state.side)[0])
+        if left == 0 or best >= beta:
+            return best
+        alpha = max(alpha, best)
+    else:
+        best = -math.inf
+    opponent = 1 - state.side
+    for move in state.legal_moves():
+        after = state.play_unchecked(move)
+        assert isinstance(after, ShobuState)
+        if depth == 0 and stones_of(after, opponent) == stones_of(state, opponent):
+            continue
+        value = -learned_quiescence(after, net, max(depth - 1, 0), left - (depth == 0), -beta, -alpha)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+ROOT_PLY = [0]  # the root's plies for learned_quiescence's discounted results
+
+
+@pytest.mark.parametrize(("depth", "left"), [(1, 2), (2, 1)])
+def test_learned_quiescence_updates_the_network_capture_by_capture(depth: int, left: int) -> None:
+    # Past the horizon each capture's child takes its parent's sums of stones and changes only the stones
+    # the capture moved (both seats' views): the search's value is the reference's, with the network's
+    # values of the reference's observations, to the kernel's rounding of learned values (1e-3).
+    from shogames.learning.network import PARAMETERS, ValueNet
+
+    kernel = shobu_kernel()
+    game = kernel.game
+    net = ValueNet.new(math.prod(game.observation_shape), 8, prior=True, seed=21)
+    rng = np.random.default_rng(22)
+    for name in PARAMETERS:
+        net.arrays[name] = net.arrays[name] + rng.normal(0, 0.3, net.arrays[name].shape).astype(np.float32)
+    net.info = {"game": "shobu", "players": 2}
+    states = [*endgame_states(kernel, 3, 5), midgame(9, plies=24)] if depth == 2 else [
+        midgame(seed, plies=plies) for seed, plies in ((5, 24), (8, 40), (11, 30), (12, 36))
+    ]  # fmt: skip
+    differs = 0
+    for state in states:
+        ROOT_PLY[0] = state.ply
+        expected = learned_quiescence(state, net, depth, left, -math.inf, math.inf)
+        searcher = kernel.learned_alphabeta(net, seed=1, depth=depth, options=SearchOptions(quiescence=left))
+        assert searcher is not None
+        result = searcher.search(state, work=10**9)
+        assert result.value == pytest.approx(expected, abs=1.5e-3), state.to_text()
+        differs += abs(expected - learned_quiescence(state, net, depth, 0, -math.inf, math.inf)) > 2e-3
+    assert differs, "no position where the captures change the value: the test shows nothing"
+
+
 def test_late_move_reductions_finish_a_depth_sooner_and_still_take_a_win() -> None:
     # Reductions change the value (late quiet turns are searched shallower), so they are checked by what
     # they are for: fewer positions to the same depth, on every one of a few positions, and no win missed.

@@ -783,8 +783,9 @@ def learned_score(black, white, seat, turns, max_turns, net):
     ``bit``, as :func:`view_cell` places it in ``seat``'s observation; ``base`` adds the biases and the
     plane of ones ("observer to move"), ``progress`` the plane of turns over ``max_turns``; ``u1`` and
     ``head`` (``b2``, ``c``, whether there is a prior) take the prior, the hand-written evaluation;
-    ``hidden`` is room for three sums of stones. The same operations as ``ValueNet.forward`` on the
-    reference's observation, with float32 sums in another order.
+    ``hidden`` is room for sums of stones (three, then the quiescence nodes' rows, see
+    :data:`QUIESCENCE_ROWS`). The same operations as ``ValueNet.forward`` on the reference's
+    observation, with float32 sums in another order.
     """
     rows = net[0]
     acc = net[6][0]
@@ -817,6 +818,44 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
     add_stones(acc, rows, other, 1, old_opp & ~opp, -1.0)
     add_stones(acc, rows, other, 1, opp & ~old_opp, 1.0)
     return score_from_stones(acc, b, w, other, turns, ctx[C_MAX_TURNS], net)
+
+
+QUIESCENCE_ROWS = 3
+"""The learned network's scratch rows (``net[6]``) from this one on hold, for each ply, the sums of the
+stones' first-layer rows of the quiescence node there, in both seats' views (rows ``QUIESCENCE_ROWS + 2 *
+ply + seat``): a capture's child updates its parent's sums (NNUE's incremental update) instead of
+summing every stone again."""
+
+
+@njit(cache=True, inline="always")
+def fill_views(net, ply, black, white):
+    """Sum the first-layer rows of the stones of (``black``, ``white``) into ``ply``'s rows, both views."""
+    rows = net[0]
+    for view in range(2):
+        acc = net[6][QUIESCENCE_ROWS + 2 * ply + view]
+        acc[:] = 0.0
+        own, opp = (black, white) if view == 0 else (white, black)
+        add_stones(acc, rows, view, 0, own, 1.0)
+        add_stones(acc, rows, view, 1, opp, 1.0)
+
+
+@njit(cache=True, inline="always")
+def child_views(net, ply, black, white, b, w):
+    """Fill ``ply + 1``'s rows, both views, for (``b``, ``w``), a move after ``ply``'s (``black``, ``white``).
+
+    The parent's sums, less the rows of the stones the move took away and plus those it put down.
+    """
+    rows = net[0]
+    for view in range(2):
+        parent = net[6][QUIESCENCE_ROWS + 2 * ply + view]
+        acc = net[6][QUIESCENCE_ROWS + 2 * (ply + 1) + view]
+        for k in range(acc.shape[0]):
+            acc[k] = parent[k]
+        old_own, old_opp, own, opp = (black, white, b, w) if view == 0 else (white, black, w, b)
+        add_stones(acc, rows, view, 0, old_own & ~own, -1.0)
+        add_stones(acc, rows, view, 0, own & ~old_own, 1.0)
+        add_stones(acc, rows, view, 1, old_opp & ~opp, -1.0)
+        add_stones(acc, rows, view, 1, opp & ~old_opp, 1.0)
 
 
 @njit(cache=True, inline="always")
@@ -887,7 +926,8 @@ def quiesce(
     The side to move may stand on the evaluation (it need not capture) or push a stone off a board; the
     opponent may answer with captures in turn, while ``left`` > 0. A position where a stone is about to
     be pushed off is not valued as if it were quiet (quiescence search, as chess engines do for captures).
-    Each position is counted as a node.
+    Each position is counted as a node. With a learned evaluation the caller has put this position's
+    sums of stones in ``ply``'s rows (:func:`fill_views`, :func:`child_views`).
     """
     if out_of_budget(ctx, deadline):
         return 0.0
@@ -896,7 +936,12 @@ def quiesce(
     if turns >= ctx[C_MAX_TURNS]:
         return 0.0
     shifts, masks, plans = rules
-    best = evaluation_score(black, white, seat, turns, ctx, net)
+    learned = net[1].shape[0] > 0
+    if learned:
+        acc = net[6][QUIESCENCE_ROWS + 2 * ply + seat]
+        best = score_from_stones(acc, black, white, seat, turns, ctx[C_MAX_TURNS], net)
+    else:
+        best = evaluation_score(black, white, seat, turns, ctx, net)
     if left <= 0 or best >= beta or ply + 1 >= MAX_PLY:  # no captures searched: is there a turn at all?
         result = leaf_result(black, white, seat, turns, winner, ctx, rot, masks, plans)
         return terminal_score(result, seat, turns, ctx[C_ROOT_TURNS]) if result >= 0 else best
@@ -912,6 +957,8 @@ def quiesce(
         new_own, new_opp, cleared = play(own, opp, codes[i], shifts, masks)
         x = seat if cleared else winner
         b, w = (new_own, new_opp) if seat == 0 else (new_opp, new_own)
+        if learned:
+            child_views(net, ply, black, white, b, w)
         value = -quiesce(
             b, w, 1 - seat, turns + 1, x, -beta, -alpha, left - 1, ply + 1, ctx, deadline, rules, rot, src,
             moves, net,
@@ -1007,6 +1054,8 @@ def negamax(
                 deadline, rules, rot, table, history, src, moves, scores, net, killers,
             )  # fmt: skip
         else:
+            if net[1].shape[0] > 0:
+                fill_views(net, ply + 1, black, white)
             value = -quiesce(
                 black, white, other, turns + 1, winner, -beta, -beta + 1.0, ctx[C_QUIESCENCE], ply + 1, ctx,
                 deadline, rules, rot, src, moves, net,
@@ -1035,7 +1084,9 @@ def negamax(
     best_move = -1
     horizon = depth == 1 or ply + 1 >= MAX_PLY - 1
     learned = horizon and net[1].shape[0] > 0
-    if learned:  # the children's sums of stones start from this position's, in the opponent's view
+    if learned and ctx[C_QUIESCENCE] > 0:  # the children's quiescence starts from this position's sums
+        fill_views(net, ply, black, white)
+    elif learned:  # the children's sums of stones start from this position's, in the opponent's view
         parent = net[6][1]
         parent[:] = 0.0
         add_stones(parent, net[0], other, 0, opp, 1.0)
@@ -1073,6 +1124,8 @@ def negamax(
             b, w = new_opp, new_own
         if horizon:
             if ctx[C_QUIESCENCE] > 0:
+                if learned:
+                    child_views(net, ply, black, white, b, w)
                 value = -quiesce(
                     b, w, other, turns + 1, x, -beta, -alpha, ctx[C_QUIESCENCE], ply + 1, ctx, deadline,
                     rules, rot, src, moves, net,
@@ -1205,6 +1258,8 @@ def alphabeta(
             index = order[r]
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
             if depth == 1 and ctx[C_QUIESCENCE] > 0:
+                if net[1].shape[0] > 0:
+                    fill_views(net, first_ply, b, w)
                 score = -quiesce(
                     b, w, s, t, x, -INF, -alpha_score, ctx[C_QUIESCENCE], first_ply, ctx, deadline, rules,
                     rot, src, moves, net,

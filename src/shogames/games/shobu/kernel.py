@@ -441,7 +441,8 @@ def bitboard_network(network: Any) -> tuple[NDArray[Any], ...]:
     base = a["b1"] + w1[128:192].sum(axis=0)
     progress = w1[192:256].sum(axis=0)
     head = np.array([a["b2"][0], a["c"][0], 1.0 if network.prior else 0.0])
-    return (rows, base, progress, a["u1"], a["w2"], head, np.zeros((3, hidden)))
+    scratch = np.zeros((jit.QUIESCENCE_ROWS + 2 * jit.MAX_PLY, hidden))
+    return (rows, base, progress, a["u1"], a["w2"], head, scratch)
 
 
 class ShobuMCTS(CompiledMCTS[ShobuKernel, ShobuMove]):
