@@ -821,41 +821,40 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
 
 
 QUIESCENCE_ROWS = 3
-"""The learned network's scratch rows (``net[6]``) from this one on hold, for each ply, the sums of the
-stones' first-layer rows of the quiescence node there, in both seats' views (rows ``QUIESCENCE_ROWS + 2 *
-ply + seat``): a capture's child updates its parent's sums (NNUE's incremental update) instead of
-summing every stone again."""
+"""The learned network's scratch rows (``net[6]``) from this one on hold the sums of the stones'
+first-layer rows of the quiescence nodes, row ``QUIESCENCE_ROWS + 2 * ply + view`` for the node at ``ply``
+seen by seat ``view``. A node's sums in its own view come from its parent's in that view, changed by the
+stones the capture moved (NNUE's incremental update); a node sums its stones in the other view only when
+it has captures to search, for its children."""
 
 
 @njit(cache=True, inline="always")
-def fill_views(net, ply, black, white):
-    """Sum the first-layer rows of the stones of (``black``, ``white``) into ``ply``'s rows, both views."""
-    rows = net[0]
-    for view in range(2):
-        acc = net[6][QUIESCENCE_ROWS + 2 * ply + view]
-        acc[:] = 0.0
-        own, opp = (black, white) if view == 0 else (white, black)
-        add_stones(acc, rows, view, 0, own, 1.0)
-        add_stones(acc, rows, view, 1, opp, 1.0)
+def fill_view(net, ply, view, black, white):
+    """Sum the first-layer rows of the stones of (``black``, ``white``) seen by ``view`` in ``ply``'s row."""
+    acc = net[6][QUIESCENCE_ROWS + 2 * ply + view]
+    acc[:] = 0.0
+    own, opp = (black, white) if view == 0 else (white, black)
+    add_stones(acc, net[0], view, 0, own, 1.0)
+    add_stones(acc, net[0], view, 1, opp, 1.0)
 
 
 @njit(cache=True, inline="always")
-def child_views(net, ply, black, white, b, w):
-    """Fill ``ply + 1``'s rows, both views, for (``b``, ``w``), a move after ``ply``'s (``black``, ``white``).
+def child_view(net, ply, view, black, white, b, w):
+    """Fill ``ply + 1``'s row seen by ``view`` for (``b``, ``w``), one move after ``ply``'s position.
 
-    The parent's sums, less the rows of the stones the move took away and plus those it put down.
+    That position is (``black``, ``white``): its sums in that view, less the rows of the stones the move
+    took away and plus those it put down.
     """
     rows = net[0]
-    for view in range(2):
-        parent = net[6][QUIESCENCE_ROWS + 2 * ply + view]
-        acc = net[6][QUIESCENCE_ROWS + 2 * (ply + 1) + view]
-        for k in range(acc.shape[0]):
-            acc[k] = parent[k]
-        old_own, old_opp, own, opp = (black, white, b, w) if view == 0 else (white, black, w, b)
-        add_stones(acc, rows, view, 0, old_own & ~own, -1.0)
-        add_stones(acc, rows, view, 0, own & ~old_own, 1.0)
-        add_stones(acc, rows, view, 1, old_opp & ~opp, -1.0)
-        add_stones(acc, rows, view, 1, opp & ~old_opp, 1.0)
+    parent = net[6][QUIESCENCE_ROWS + 2 * ply + view]
+    acc = net[6][QUIESCENCE_ROWS + 2 * (ply + 1) + view]
+    for k in range(acc.shape[0]):
+        acc[k] = parent[k]
+    old_own, old_opp, own, opp = (black, white, b, w) if view == 0 else (white, black, w, b)
+    add_stones(acc, rows, view, 0, old_own & ~own, -1.0)
+    add_stones(acc, rows, view, 0, own & ~old_own, 1.0)
+    add_stones(acc, rows, view, 1, old_opp & ~opp, -1.0)
+    add_stones(acc, rows, view, 1, opp & ~old_opp, 1.0)
 
 
 @njit(cache=True, inline="always")
@@ -927,7 +926,7 @@ def quiesce(
     opponent may answer with captures in turn, while ``left`` > 0. A position where a stone is about to
     be pushed off is not valued as if it were quiet (quiescence search, as chess engines do for captures).
     Each position is counted as a node. With a learned evaluation the caller has put this position's
-    sums of stones in ``ply``'s rows (:func:`fill_views`, :func:`child_views`).
+    sums of stones in its own view in ``ply``'s row (:func:`fill_view`, :func:`child_view`).
     """
     if out_of_budget(ctx, deadline):
         return 0.0
@@ -953,12 +952,14 @@ def quiesce(
     alpha = max(alpha, best)
     codes = moves[ply]
     n = generate(seat, level, plans, CAPTURES, -1, codes, 0)
+    if learned and n > 0:  # the children's own view is the opponent's
+        fill_view(net, ply, 1 - seat, black, white)
     for i in range(n):
         new_own, new_opp, cleared = play(own, opp, codes[i], shifts, masks)
         x = seat if cleared else winner
         b, w = (new_own, new_opp) if seat == 0 else (new_opp, new_own)
         if learned:
-            child_views(net, ply, black, white, b, w)
+            child_view(net, ply, 1 - seat, black, white, b, w)
         value = -quiesce(
             b, w, 1 - seat, turns + 1, x, -beta, -alpha, left - 1, ply + 1, ctx, deadline, rules, rot, src,
             moves, net,
@@ -1055,7 +1056,7 @@ def negamax(
             )  # fmt: skip
         else:
             if net[1].shape[0] > 0:
-                fill_views(net, ply + 1, black, white)
+                fill_view(net, ply + 1, other, black, white)
             value = -quiesce(
                 black, white, other, turns + 1, winner, -beta, -beta + 1.0, ctx[C_QUIESCENCE], ply + 1, ctx,
                 deadline, rules, rot, src, moves, net,
@@ -1085,7 +1086,7 @@ def negamax(
     horizon = depth == 1 or ply + 1 >= MAX_PLY - 1
     learned = horizon and net[1].shape[0] > 0
     if learned and ctx[C_QUIESCENCE] > 0:  # the children's quiescence starts from this position's sums
-        fill_views(net, ply, black, white)
+        fill_view(net, ply, other, black, white)
     elif learned:  # the children's sums of stones start from this position's, in the opponent's view
         parent = net[6][1]
         parent[:] = 0.0
@@ -1125,7 +1126,7 @@ def negamax(
         if horizon:
             if ctx[C_QUIESCENCE] > 0:
                 if learned:
-                    child_views(net, ply, black, white, b, w)
+                    child_view(net, ply, other, black, white, b, w)
                 value = -quiesce(
                     b, w, other, turns + 1, x, -beta, -alpha, ctx[C_QUIESCENCE], ply + 1, ctx, deadline,
                     rules, rot, src, moves, net,
@@ -1259,7 +1260,7 @@ def alphabeta(
             b, w, s, t, x = play_state(black, white, seat, turns, winner, root_moves[index], rules)
             if depth == 1 and ctx[C_QUIESCENCE] > 0:
                 if net[1].shape[0] > 0:
-                    fill_views(net, first_ply, b, w)
+                    fill_view(net, first_ply, s, b, w)
                 score = -quiesce(
                     b, w, s, t, x, -INF, -alpha_score, ctx[C_QUIESCENCE], first_ply, ctx, deadline, rules,
                     rot, src, moves, net,
