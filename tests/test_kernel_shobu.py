@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -368,12 +369,24 @@ def stones_of(state: ShobuState, seat: int) -> int:
     return (state.black if seat == 0 else state.white).bit_count()
 
 
-def quiescence_value(state: ShobuState, depth: int, left: int, alpha: float, beta: float, root: int) -> float:
-    """:func:`alphabeta_value` to ``depth``, then ``left`` plies of captures (either side may stand pat)."""
+def quiescence_value(
+    state: ShobuState,
+    depth: int,
+    left: int,
+    alpha: float,
+    beta: float,
+    root: int,
+    evaluate: Callable[[ShobuState], float] | None = None,
+) -> float:
+    """:func:`alphabeta_value` to ``depth``, then ``left`` plies of captures (either side may stand pat).
+
+    ``evaluate`` values a position past the horizon for the side to move (by default the reference's
+    evaluation); a finished game is worth its discounted result.
+    """
     if state.is_terminal():
         return minimax(state, 0, root)
     if depth == 0:
-        best = minimax(state, 0, root)
+        best = minimax(state, 0, root) if evaluate is None else evaluate(state)
         if left == 0 or best >= beta:
             return best
         alpha = max(alpha, best)
@@ -385,7 +398,9 @@ def quiescence_value(state: ShobuState, depth: int, left: int, alpha: float, bet
         assert isinstance(after, ShobuState)
         if depth == 0 and stones_of(after, opponent) == stones_of(state, opponent):
             continue  # past the horizon, only captures
-        value = -quiescence_value(after, max(depth - 1, 0), left - (depth == 0), -beta, -alpha, root)
+        value = -quiescence_value(
+            after, max(depth - 1, 0), left - (depth == 0), -beta, -alpha, root, evaluate
+        )
         if value > best:
             best = value
             alpha = max(alpha, value)
@@ -409,45 +424,12 @@ def test_quiescence_searches_the_captures_past_the_horizon(depth: int, left: int
     assert differs, "no position where the last ply of captures changes the value: the test shows nothing"
 
 
-def learned_quiescence(
-    state: ShobuState, net: object, depth: int, left: int, alpha: float, beta: float
-) -> float:
-    """:func:`quiescence_value` with ``net``'s values of the side to move at the horizon and past it."""
-    from shogames.learning.network import ValueNet
-
-    assert isinstance(net, ValueNet)
-    if state.is_terminal():
-        return minimax(state, 0, ROOT_PLY[0])
-    if depth == 0:
-        best = float(net.value_of([state], state.side)[0])
-        if left == 0 or best >= beta:
-            return best
-        alpha = max(alpha, best)
-    else:
-        best = -math.inf
-    opponent = 1 - state.side
-    for move in state.legal_moves():
-        after = state.play_unchecked(move)
-        assert isinstance(after, ShobuState)
-        if depth == 0 and stones_of(after, opponent) == stones_of(state, opponent):
-            continue
-        value = -learned_quiescence(after, net, max(depth - 1, 0), left - (depth == 0), -beta, -alpha)
-        if value > best:
-            best = value
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-    return best
-
-
-ROOT_PLY = [0]  # the root's plies for learned_quiescence's discounted results
-
-
 @pytest.mark.parametrize(("depth", "left"), [(1, 2), (2, 1)])
 def test_learned_quiescence_updates_the_network_capture_by_capture(depth: int, left: int) -> None:
-    # Past the horizon each capture's child takes its parent's sums of stones and changes only the stones
-    # the capture moved (both seats' views): the search's value is the reference's, with the network's
-    # values of the reference's observations, to the kernel's rounding of learned values (1e-3).
+    # Past the horizon each capture's child takes its parent's sums of stones in its own view and changes
+    # only the stones the capture moved (a node sums the other view when it has captures to search): the
+    # search's value is the reference's, with the network's values of the reference's observations, to
+    # the kernel's rounding of learned values (1e-3).
     from shogames.learning.network import PARAMETERS, ValueNet
 
     kernel = shobu_kernel()
@@ -461,14 +443,18 @@ def test_learned_quiescence_updates_the_network_capture_by_capture(depth: int, l
         midgame(seed, plies=plies) for seed, plies in ((5, 24), (8, 40), (11, 30), (12, 36))
     ]  # fmt: skip
     differs = 0
+
+    def network_value(state: ShobuState) -> float:
+        return float(net.value_of([state], state.side)[0])
+
     for state in states:
-        ROOT_PLY[0] = state.ply
-        expected = learned_quiescence(state, net, depth, left, -math.inf, math.inf)
+        expected = quiescence_value(state, depth, left, -math.inf, math.inf, state.ply, network_value)
         searcher = kernel.learned_alphabeta(net, seed=1, depth=depth, options=SearchOptions(quiescence=left))
         assert searcher is not None
         result = searcher.search(state, work=10**9)
         assert result.value == pytest.approx(expected, abs=1.5e-3), state.to_text()
-        differs += abs(expected - learned_quiescence(state, net, depth, 0, -math.inf, math.inf)) > 2e-3
+        fewer = quiescence_value(state, depth, 0, -math.inf, math.inf, state.ply, network_value)
+        differs += abs(expected - fewer) > 2e-3
     assert differs, "no position where the captures change the value: the test shows nothing"
 
 
