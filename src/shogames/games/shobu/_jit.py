@@ -760,6 +760,28 @@ def add_stones(acc, rows, seat, plane, bits, sign):
 
 
 @njit(cache=True, inline="always")
+def sum_stones(acc, rows, view, own, opp):
+    """Set ``acc`` to the first-layer rows of ``view``'s stones ``own`` (plane 0) and ``opp`` (plane 1)."""
+    acc[:] = 0.0
+    add_stones(acc, rows, view, 0, own, 1.0)
+    add_stones(acc, rows, view, 1, opp, 1.0)
+
+
+@njit(cache=True, inline="always")
+def update_stones(acc, parent, rows, view, old_own, old_opp, own, opp):
+    """Set ``acc`` to ``parent``'s sums (of ``old_own``, ``old_opp``) changed to those of ``own``, ``opp``.
+
+    Only the stones a move took away or put down are taken away or added (NNUE's incremental update).
+    """
+    for k in range(acc.shape[0]):
+        acc[k] = parent[k]
+    add_stones(acc, rows, view, 0, old_own & ~own, -1.0)
+    add_stones(acc, rows, view, 0, own & ~old_own, 1.0)
+    add_stones(acc, rows, view, 1, old_opp & ~opp, -1.0)
+    add_stones(acc, rows, view, 1, opp & ~old_opp, 1.0)
+
+
+@njit(cache=True, inline="always")
 def score_from_stones(acc, black, white, seat, turns, max_turns, net):
     """The learned score (:func:`learned_score`) from ``acc``, the sum of the stones' first-layer rows."""
     _, base, progress, u1, w2, head, _ = net
@@ -787,12 +809,9 @@ def learned_score(black, white, seat, turns, max_turns, net):
     :data:`QUIESCENCE_ROWS`). The same operations as ``ValueNet.forward`` on the reference's
     observation, with float32 sums in another order.
     """
-    rows = net[0]
     acc = net[6][0]
-    acc[:] = 0.0
     own, opp = (black, white) if seat == 0 else (white, black)
-    add_stones(acc, rows, seat, 0, own, 1.0)
-    add_stones(acc, rows, seat, 1, opp, 1.0)
+    sum_stones(acc, net[0], seat, own, opp)
     return score_from_stones(acc, black, white, seat, turns, max_turns, net)
 
 
@@ -808,15 +827,9 @@ def horizon_learned(b, w, other, turns, winner, ctx, rot, masks, plans, net, par
     result = leaf_result(b, w, other, turns, winner, ctx, rot, masks, plans)
     if result >= 0:
         return terminal_score(result, other, turns, ctx[C_ROOT_TURNS])
-    rows = net[0]
     acc = net[6][2]
-    for k in range(acc.shape[0]):
-        acc[k] = parent[k]
     own, opp = (b, w) if other == 0 else (w, b)
-    add_stones(acc, rows, other, 0, old_own & ~own, -1.0)
-    add_stones(acc, rows, other, 0, own & ~old_own, 1.0)
-    add_stones(acc, rows, other, 1, old_opp & ~opp, -1.0)
-    add_stones(acc, rows, other, 1, opp & ~old_opp, 1.0)
+    update_stones(acc, parent, net[0], other, old_own, old_opp, own, opp)
     return score_from_stones(acc, b, w, other, turns, ctx[C_MAX_TURNS], net)
 
 
@@ -831,11 +844,8 @@ it has captures to search, for its children."""
 @njit(cache=True, inline="always")
 def fill_view(net, ply, view, black, white):
     """Sum the first-layer rows of the stones of (``black``, ``white``) seen by ``view`` in ``ply``'s row."""
-    acc = net[6][QUIESCENCE_ROWS + 2 * ply + view]
-    acc[:] = 0.0
     own, opp = (black, white) if view == 0 else (white, black)
-    add_stones(acc, net[0], view, 0, own, 1.0)
-    add_stones(acc, net[0], view, 1, opp, 1.0)
+    sum_stones(net[6][QUIESCENCE_ROWS + 2 * ply + view], net[0], view, own, opp)
 
 
 @njit(cache=True, inline="always")
@@ -845,16 +855,10 @@ def child_view(net, ply, view, black, white, b, w):
     That position is (``black``, ``white``): its sums in that view, less the rows of the stones the move
     took away and plus those it put down.
     """
-    rows = net[0]
     parent = net[6][QUIESCENCE_ROWS + 2 * ply + view]
     acc = net[6][QUIESCENCE_ROWS + 2 * (ply + 1) + view]
-    for k in range(acc.shape[0]):
-        acc[k] = parent[k]
     old_own, old_opp, own, opp = (black, white, b, w) if view == 0 else (white, black, w, b)
-    add_stones(acc, rows, view, 0, old_own & ~own, -1.0)
-    add_stones(acc, rows, view, 0, own & ~old_own, 1.0)
-    add_stones(acc, rows, view, 1, old_opp & ~opp, -1.0)
-    add_stones(acc, rows, view, 1, opp & ~old_opp, 1.0)
+    update_stones(acc, parent, net[0], view, old_own, old_opp, own, opp)
 
 
 @njit(cache=True, inline="always")
@@ -1088,10 +1092,7 @@ def negamax(
     if learned and ctx[C_QUIESCENCE] > 0:  # the children's quiescence starts from this position's sums
         fill_view(net, ply, other, black, white)
     elif learned:  # the children's sums of stones start from this position's, in the opponent's view
-        parent = net[6][1]
-        parent[:] = 0.0
-        add_stones(parent, net[0], other, 0, opp, 1.0)
-        add_stones(parent, net[0], other, 1, own, 1.0)
+        sum_stones(net[6][1], net[0], other, opp, own)
     i = 0
     while True:
         if i == n:
